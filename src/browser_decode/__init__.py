@@ -1,0 +1,32 @@
+"""Decode scraped web pages exactly as a browser does, and say how.
+
+>>> from browser_decode import decode_html
+>>> text, provenance = decode_html(b"<meta charset=shift_jis>\\x82\\xa0", "text/html")
+>>> text[-1], str(provenance)
+('あ', 'Shift_JIS (meta)')
+"""
+
+from __future__ import annotations
+
+from ._api import decode_html
+from ._get_an_encoding import Encoding, get_encoding
+from ._result import Confidence, DecodeResult, Provenance, Source
+
+__all__ = [
+    "Confidence",
+    "DecodeResult",
+    "Encoding",
+    "Provenance",
+    "Source",
+    "decode_html",
+    "get_encoding",
+]
+__version__ = "0.1.0"
+
+for _name in __all__:
+    setattr(globals()[_name], "__module__", __name__)
+del _name
+
+
+def __dir__() -> list[str]:
+    return [*__all__, "__version__"]

@@ -1,0 +1,29 @@
+"""The value every stage of the pipeline returns.
+
+Strategy: each stage takes the body (and the parsed Content-Type) and returns
+an :class:`EncodingHint` or ``None``. A stage never decodes the body and never
+raises on hostile bytes; ``decode_html`` tries the stages in spec order and the
+first hint wins.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ._get_an_encoding import Encoding
+from ._result import Confidence, Source
+
+
+@dataclass(frozen=True, slots=True)
+class EncodingHint:
+    encoding: Encoding
+    source: Source
+    confidence: Confidence
+    label: str | None = None
+    offset: int | None = None
+    #: bytes to skip before decoding (the BOM)
+    skip: int = 0
+    score: float | None = None
+    runner_up: str | None = None
+    #: the decoded text, when the stage had to decode to decide (saves a pass)
+    decoded: str | None = None

@@ -1,0 +1,385 @@
+"""Stage 3: the HTML Standard's "prescan a byte stream to determine its encoding".
+
+https://html.spec.whatwg.org/multipage/parsing.html#prescan-a-byte-stream-to-determine-its-encoding
+
+The algorithm is followed step by step over the first 1024 bytes, with "get an
+attribute", "the algorithm for extracting a character encoding from a meta
+element" and "get an XML encoding". Running out of bytes anywhere aborts the
+scan; then only an XML declaration at byte 0 can still give an answer.
+"""
+
+from __future__ import annotations
+
+from typing import Final, NamedTuple
+
+from ._get_an_encoding import ENCODINGS, Encoding, get_encoding
+from ._hint import EncodingHint
+from ._infra import ASCII_WHITESPACE, ascii_lowercase, isomorphic_decode
+from ._result import Confidence, Source
+
+# "The user agent may wait for more bytes of the resource to be available ...
+# the end condition being that the user agent has seen 1024 bytes or more ...
+# (This step is optional, but) ... implementations ... are encouraged to ...
+# limit the prescan to 1024 bytes."
+# -- https://html.spec.whatwg.org/multipage/parsing.html#encoding-sniffing-algorithm
+PRESCAN_LIMIT: Final = 1024
+
+_SPACE: Final = frozenset(b"\t\n\x0c\r ")
+_SPACE_OR_SLASH: Final = frozenset(b"\t\n\x0c\r /")
+_SPACE_OR_GT: Final = frozenset(b"\t\n\x0c\r >")
+_LETTERS: Final = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+
+
+class _OutOfBytes(Exception):
+    """"the user agent ... runs out of bytes": abort the prescan."""
+
+
+class Attribute(NamedTuple):
+    name: str
+    value: str
+    #: where the value starts in the byte stream (its bytes are contiguous)
+    value_start: int
+
+
+class Declaration(NamedTuple):
+    encoding: Encoding
+    label: str
+    offset: int
+
+
+def _byte(data: bytes, position: int) -> int:
+    if position >= len(data):
+        raise _OutOfBytes
+    return data[position]
+
+
+def _lower(byte: int) -> str:
+    # "If it is in the range 0x41 (A) to 0x5A (Z): Append the code point b+0x20"
+    return chr(byte + 0x20) if 0x41 <= byte <= 0x5A else chr(byte)
+
+
+def get_an_attribute(data: bytes, position: int) -> tuple[Attribute | None, int]:
+    """The prescan's "get an attribute"; returns the attribute (or ``None``) and the position.
+
+    https://html.spec.whatwg.org/multipage/parsing.html#concept-get-attributes-when-sniffing
+    Raises :class:`_OutOfBytes` when the bytes end first.
+    """
+    # "1. If the byte at position is one of 0x09 (HT), 0x0A (LF), 0x0C (FF),
+    # 0x0D (CR), 0x20 (SP), or 0x2F (/), then advance position to the next byte
+    # and redo this step."
+    while _byte(data, position) in _SPACE_OR_SLASH:
+        position += 1
+    # "2. If the byte at position is 0x3E (>), then abort the get an attribute
+    # algorithm. There isn't one."
+    if data[position] == 0x3E:
+        return None, position
+    # "3. Otherwise, the byte at position is the start of the attribute name."
+    name: list[str] = []
+    value: list[str] = []
+    # "4. Process the byte at position as follows:"
+    while True:
+        byte = _byte(data, position)
+        if byte == 0x3D and name:  # "="
+            position += 1
+            break  # "jump to the step below labeled value"
+        if byte in _SPACE:
+            # "6. Spaces: If the byte at position is one of 0x09 ... then advance
+            # position to the next byte, then, repeat this step."
+            while _byte(data, position) in _SPACE:
+                position += 1
+            # "7. If the byte at position is not 0x3D (=), abort the get an
+            # attribute algorithm. The attribute's name is the value of
+            # attribute name, its value is the empty string."
+            if data[position] != 0x3D:
+                return Attribute("".join(name), "", position), position
+            # "8. Advance position past the 0x3D (=) byte."
+            position += 1
+            break
+        if byte in (0x2F, 0x3E):  # "/" or ">"
+            return Attribute("".join(name), "", position), position
+        name.append(_lower(byte))
+        # "5. Advance position to the next byte and return to the previous step."
+        position += 1
+    # "9. Value: If the byte at position is one of 0x09 ... advance position to
+    # the next byte, then, repeat this step."
+    while _byte(data, position) in _SPACE:
+        position += 1
+    # "10. Process the byte at position as follows:"
+    byte = data[position]
+    if byte in (0x22, 0x27):  # '"' or "'"
+        quote = byte
+        start = position + 1
+        while True:
+            # "2. Quote loop: Advance position to the next byte."
+            position += 1
+            byte = _byte(data, position)
+            # "3. If the value of the byte at position is the value of b, then
+            # advance position to the next byte and abort"
+            if byte == quote:
+                return Attribute("".join(name), "".join(value), start), position + 1
+            value.append(_lower(byte))
+    if byte == 0x3E:
+        return Attribute("".join(name), "", position), position
+    start = position
+    value.append(_lower(byte))
+    position += 1
+    # "11. Process the byte at position as follows: If it is 0x09 (HT), 0x0A (LF),
+    # 0x0C (FF), 0x0D (CR), 0x20 (SP), or 0x3E (>): Abort ..."
+    while (byte := _byte(data, position)) not in _SPACE_OR_GT:
+        value.append(_lower(byte))
+        # "12. Advance position to the next byte and return to the previous step."
+        position += 1
+    return Attribute("".join(name), "".join(value), start), position
+
+
+def extract_from_meta_content(content: str) -> tuple[int, int] | None:
+    """The "algorithm for extracting a character encoding from a meta element".
+
+    https://html.spec.whatwg.org/multipage/urls-and-fetching.html#algorithm-for-extracting-a-character-encoding-from-a-meta-element
+    Returns the span of the label within *content* (the caller gets the
+    encoding), or ``None`` for "nothing".
+    """
+    lowered = ascii_lowercase(content)
+    position = 0
+    while True:
+        # "2. Loop: Find the first seven characters in s after position that are
+        # an ASCII case-insensitive match for the word "charset". If no such
+        # match is found, return nothing."
+        found = lowered.find("charset", position)
+        if found < 0:
+            return None
+        position = found + 7
+        # "3. Skip any ASCII whitespace that immediately follow the word "charset""
+        while position < len(content) and content[position] in ASCII_WHITESPACE:
+            position += 1
+        # "4. If the next character is not a U+003D EQUALS SIGN (=), then move
+        # position to point just before that next character, and jump back to
+        # the step labeled loop."
+        if position >= len(content) or content[position] != "=":
+            continue
+        # "5. Skip any ASCII whitespace that immediately follow the equals sign."
+        position += 1
+        while position < len(content) and content[position] in ASCII_WHITESPACE:
+            position += 1
+        # "6. Process the next character as follows:"
+        if position >= len(content):
+            return None  # "If there is no next character: Return nothing."
+        char = content[position]
+        if char in "\"'":
+            # "If it is a U+0022 (") and there is a later U+0022 (") in s / ...
+            # Return the result of getting an encoding from the substring that
+            # is between this character and the next earliest occurrence of
+            # this character." An unmatched quote: "Return nothing."
+            end = content.find(char, position + 1)
+            return None if end < 0 else (position + 1, end)
+        # "Otherwise: Return the result of getting an encoding from the substring
+        # that consists of this character up to but not including the first
+        # ASCII whitespace or U+003B SEMICOLON character (;), or the end of s,
+        # whichever comes first."
+        end = position
+        while end < len(content) and content[end] not in ASCII_WHITESPACE + ";":
+            end += 1
+        return (position, end)
+
+
+def _meta(data: bytes, position: int, tag_start: int) -> tuple[Declaration | None, int]:
+    """The steps for a ``<meta`` tag; *position* points after ``<meta``."""
+    # "2. Let attribute list be an empty list of strings. 3. Let got pragma be
+    # false. 4. Let need pragma be null. 5. Let charset be the null value"
+    attribute_list: set[str] = set()
+    got_pragma = False
+    need_pragma: bool | None = None
+    charset: Encoding | None = None
+    charset_failed = False
+    label = ""
+    while True:
+        # "6. Attributes: Get an attribute and its value. If no attribute was
+        # sniffed, then jump to the processing step below."
+        attribute, position = get_an_attribute(data, position)
+        if attribute is None:
+            break
+        # "7. If the attribute's name is already in attribute list, then return
+        # to the step labeled attributes. 8. Add the attribute's name to
+        # attribute list."
+        if attribute.name in attribute_list:
+            continue
+        attribute_list.add(attribute.name)
+        if attribute.name == "http-equiv":
+            # "If the attribute's value is "content-type", then set got pragma to true."
+            got_pragma = got_pragma or attribute.value == "content-type"
+        elif attribute.name == "content":
+            # "Apply the algorithm for extracting a character encoding from a
+            # meta element ... If a character encoding is returned, and if
+            # charset is still set to null, let charset be the encoding
+            # returned, and set need pragma to true."
+            span = extract_from_meta_content(attribute.value)
+            if span is not None and charset is None and not charset_failed:
+                start = attribute.value_start + span[0]
+                written = isomorphic_decode(data[start : start + span[1] - span[0]])
+                encoding = get_encoding(written)
+                if encoding is not None:
+                    charset, label, need_pragma = encoding, written, True
+        elif attribute.name == "charset":
+            # "Let charset be the result of getting an encoding from the
+            # attribute's value, and set need pragma to false."
+            start = attribute.value_start
+            written = isomorphic_decode(data[start : start + len(attribute.value)])
+            charset = get_encoding(written)
+            charset_failed = charset is None
+            label, need_pragma = written, False
+    # "11. Processing: If need pragma is null, then jump to the step below
+    # labeled next byte. 12. If need pragma is true but got pragma is false,
+    # then jump to the step below labeled next byte. 13. If charset is failure,
+    # then jump to the step below labeled next byte."
+    if need_pragma is None or (need_pragma and not got_pragma) or charset is None:
+        return None, position
+    # "14. If charset is UTF-16BE/LE, then set charset to UTF-8.
+    # 15. If charset is x-user-defined, then set charset to windows-1252."
+    return Declaration(_html_override(charset), label, tag_start), position
+
+
+def _html_override(encoding: Encoding) -> Encoding:
+    if encoding.name in ("UTF-16BE", "UTF-16LE"):
+        return ENCODINGS["UTF-8"]
+    if encoding.name == "x-user-defined":
+        return ENCODINGS["windows-1252"]
+    return encoding
+
+
+def _scan(data: bytes) -> Declaration | None:
+    position = 0
+    # "2. Prescan for UTF-16 XML declarations: If position points to: A sequence
+    # of bytes starting with: 0x3C, 0x0, 0x3F, 0x0, 0x78, 0x0 ... Return
+    # UTF-16LE. ... 0x0, 0x3C, 0x0, 0x3F, 0x0, 0x78 ... Return UTF-16BE."
+    if data.startswith(b"<\x00?\x00x\x00"):
+        return Declaration(ENCODINGS["UTF-16LE"], "", 0)
+    if data.startswith(b"\x00<\x00?\x00x"):
+        return Declaration(ENCODINGS["UTF-16BE"], "", 0)
+    length = len(data)
+    while True:
+        # "3. Loop: If position points to:"
+        position = data.find(b"<", position)  # "Any other byte: Do nothing"
+        if position < 0 or position + 1 >= length:
+            raise _OutOfBytes
+        tag_start = position
+        if data.startswith(b"<!--", position):
+            # "Advance the position pointer so that it points at the first 0x3E
+            # byte which is preceded by two 0x2D bytes ... and comes after the
+            # 0x3C byte that was found. (The two 0x2D bytes can be the same as
+            # those in the '<!--' sequence.)"
+            end = data.find(b"-->", position + 2)
+            if end < 0:
+                raise _OutOfBytes
+            position = end + 2
+        elif (
+            data[position + 1 : position + 5].lower() == b"meta"
+            and _byte(data, position + 5) in _SPACE_OR_SLASH
+        ):
+            # "1. Advance the position pointer so that it points at the next
+            # 0x09, 0x0A, 0x0C, 0x0D, 0x20, or 0x2F byte"
+            found, position = _meta(data, position + 5, tag_start)
+            if found is not None:
+                return found
+        elif data[position + 1] in _LETTERS or (
+            data[position + 1] == 0x2F and _byte(data, position + 2) in _LETTERS
+        ):
+            # "1. Advance the position pointer so that it points at the next
+            # 0x09 (HT), 0x0A (LF), 0x0C (FF), 0x0D (CR), 0x20 (SP), or 0x3E (>)
+            # byte. 2. Repeatedly get an attribute until no further attributes
+            # can be found, then jump to the step below labeled next byte."
+            position += 1
+            while _byte(data, position) not in _SPACE_OR_GT:
+                position += 1
+            attribute: Attribute | None = Attribute("", "", 0)
+            while attribute is not None:
+                attribute, position = get_an_attribute(data, position)
+        elif data[position + 1] in b"!/?":
+            # "Advance the position pointer so that it points at the first 0x3E
+            # byte (>) that comes after the 0x3C byte that was found."
+            position = data.find(b">", position + 1)
+            if position < 0:
+                raise _OutOfBytes
+        # "4. Next byte: Move position so it points at the next byte in the input
+        # byte stream, and return to the step above labeled loop."
+        position += 1
+
+
+def get_an_xml_encoding(data: bytes) -> Declaration | None:
+    """The HTML Standard's "get an XML encoding" (when sniffing).
+
+    https://html.spec.whatwg.org/multipage/parsing.html#concept-get-xml-encoding-when-sniffing
+    """
+    # "2. If encodingPosition does not point to the start of a byte sequence
+    # 0x3C, 0x3F, 0x78, 0x6D, 0x6C (`<?xml`), then return failure."
+    if not data.startswith(b"<?xml"):
+        return None
+    # "3. Let xmlDeclarationEnd be a pointer to the next byte in the input byte
+    # stream which is 0x3E (>). If there is no such byte, then return failure."
+    if data.find(b">") < 0:
+        return None
+    # "4. Set encodingPosition to the position of the first occurrence of the
+    # subsequence of bytes 0x65, 0x6E, 0x63, 0x6F, 0x64, 0x69, 0x6E, 0x67
+    # (`encoding`) at or after the current encodingPosition."
+    position = data.find(b"encoding")
+    if position < 0:
+        return None
+    # "5. Advance encodingPosition past the 0x67 (g) byte. 6. While the byte at
+    # encodingPosition is less than or equal to 0x20 ..., advance"
+    position += 8
+    while position < len(data) and data[position] <= 0x20:
+        position += 1
+    # "7. If the byte at encodingPosition is not 0x3D (=), then return failure."
+    if position >= len(data) or data[position] != 0x3D:
+        return None
+    position += 1
+    while position < len(data) and data[position] <= 0x20:
+        position += 1
+    # "10. Let quoteMark be the byte at encodingPosition. 11. If quoteMark is not
+    # either 0x22 (") or 0x27 ('), then return failure."
+    if position >= len(data) or data[position] not in (0x22, 0x27):
+        return None
+    # "13. Let encodingEndPosition be the position of the next occurrence of
+    # quoteMark at or after encodingPosition. If quoteMark does not occur
+    # again, then return failure."
+    end = data.find(data[position : position + 1], position + 1)
+    if end < 0:
+        return None
+    potential = data[position + 1 : end]
+    # "15. If potentialEncoding contains one or more bytes whose byte value is
+    # 0x20 or below, then return failure."
+    if any(byte <= 0x20 for byte in potential):
+        return None
+    # "16. Let encoding be the result of getting an encoding given
+    # potentialEncoding isomorphic decoded."
+    label = isomorphic_decode(potential)
+    encoding = get_encoding(label)
+    if encoding is None:
+        return None
+    # "17. If the encoding is UTF-16BE/LE, then change it to UTF-8."
+    if encoding.name in ("UTF-16BE", "UTF-16LE"):
+        encoding = ENCODINGS["UTF-8"]
+    return Declaration(encoding, label, 0)
+
+
+def prescan(data: bytes) -> Declaration | None:
+    """Run the prescan over *data* (the caller applies the 1024-byte end condition)."""
+    try:
+        return _scan(data)
+    except _OutOfBytes:
+        # "abort the prescan a byte stream to determine its encoding algorithm
+        # and return the result get an XML encoding applied to the same bytes"
+        return get_an_xml_encoding(data)
+
+
+def prescan_stage(body: bytes) -> EncodingHint | None:
+    """The prescan over the first :data:`PRESCAN_LIMIT` bytes, as a pipeline stage."""
+    found = prescan(body[:PRESCAN_LIMIT])
+    if found is None:
+        return None
+    return EncodingHint(
+        found.encoding,
+        Source.META,
+        Confidence.TENTATIVE,
+        label=found.label or None,
+        offset=found.offset,
+    )
