@@ -24,7 +24,7 @@ __all__ = [
 __version__ = "0.1.0"
 
 for _name in __all__:
-    setattr(globals()[_name], "__module__", __name__)
+    globals()[_name].__module__ = __name__
 del _name
 
 

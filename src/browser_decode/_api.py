@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Final
 
 from ._bom_sniff import bom_sniff
@@ -16,25 +17,36 @@ from ._prescan import prescan_stage
 from ._result import DecodeResult, Provenance
 
 Body = bytes | bytearray | memoryview
-Stage = Callable[[bytes, "MimeType | None"], "EncodingHint | None"]
+
+
+@dataclass(frozen=True, slots=True)
+class _Request:
+    """What the stages may look at besides the body."""
+
+    mime: MimeType | None
+    url: str | None = None
+    default_encoding: str | None = None
+
+
+Stage = Callable[[bytes, _Request], "EncodingHint | None"]
 
 # MIME types whose bodies get the HTML prescan. "no Content-Type at all" (and an
 # unparsable one) is sniffed as HTML, as Chromium does.
 _HTML_ESSENCES: Final = frozenset({"text/html"})
 
 
-def _is_html(mime: MimeType | None) -> bool:
-    return mime is None or mime.essence in _HTML_ESSENCES
+def _is_html(request: _Request) -> bool:
+    return request.mime is None or request.mime.essence in _HTML_ESSENCES
 
 
 #: The stages in the order of the HTML Standard's encoding sniffing algorithm.
 STAGES: Final[tuple[Stage, ...]] = (
-    lambda body, mime: bom_sniff(body),
-    lambda body, mime: legacy_extract_an_encoding(mime),
-    lambda body, mime: prescan_stage(body) if _is_html(mime) else None,
-    lambda body, mime: head_scan(body) if _is_html(mime) else None,
-    lambda body, mime: valid_utf8(body),
-    lambda body, mime: detect(body),
+    lambda body, request: bom_sniff(body),
+    lambda body, request: legacy_extract_an_encoding(request.mime),
+    lambda body, request: prescan_stage(body) if _is_html(request) else None,
+    lambda body, request: head_scan(body) if _is_html(request) else None,
+    lambda body, request: valid_utf8(body),
+    lambda body, request: detect(body, url=request.url, default_encoding=request.default_encoding),
 )
 
 
@@ -57,22 +69,39 @@ def _coerce_content_type(content_type: object) -> str | None:
     if isinstance(content_type, (bytes, bytearray)):
         # Header values are bytes; Fetch reads them isomorphically decoded.
         return isomorphic_decode(bytes(content_type))
-    raise TypeError(
-        f"content_type must be str, bytes or None, not {type(content_type).__name__}"
-    )
+    raise TypeError(f"content_type must be str, bytes or None, not {type(content_type).__name__}")
 
 
-def decide(body: bytes, content_type: str | None) -> EncodingHint:
+def _coerce_optional_str(value: object, what: str) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    raise TypeError(f"{what} must be str or None, not {type(value).__name__}")
+
+
+def decide(
+    body: bytes,
+    content_type: str | None,
+    *,
+    url: str | None = None,
+    default_encoding: str | None = None,
+) -> EncodingHint:
     """The first hint of the stages, in precedence order (see :func:`decode_html`)."""
     mime = None if content_type is None else extract_mime_type(content_type)
+    request = _Request(mime, url, default_encoding)
     for stage in STAGES:
-        hint = stage(body, mime)
+        hint = stage(body, request)
         if hint is not None:
             return hint
-    return default(body)
+    return default(body, url=url, default_encoding=default_encoding)
 
 
-def decode_html(body: Body, content_type: str | bytes | None = None) -> DecodeResult:
+def decode_html(
+    body: Body,
+    content_type: str | bytes | None = None,
+    *,
+    url: str | None = None,
+    default_encoding: str | None = None,
+) -> DecodeResult:
     """Decode an HTML response body as a browser would, and say how.
 
     Precedence (the HTML Standard's encoding sniffing algorithm, then our
@@ -86,14 +115,22 @@ def decode_html(body: Body, content_type: str | bytes | None = None) -> DecodeRe
     4. a ``<meta>`` later in the head, as Chromium honours it (``meta``);
     5. bytes that are valid UTF-8 (``utf-8``, tentative; browsers would not);
     6. statistical detection among WHATWG encodings (``detected``);
-    7. windows-1252 (``default``).
+    7. *default_encoding* if given, else windows-1252 (``default``).
 
     *body* is the raw bytes; *content_type* the header value (``str``,
-    ``bytes`` or ``None`` when there was none). Never raises for any bytes or
-    header text; raises :class:`TypeError` for arguments of the wrong type.
+    ``bytes`` or ``None`` when there was none). *url* (the page's URL or just
+    its top-level domain) and *default_encoding* (a label) are optional hints
+    for undeclared pages only, like a browser's TLD and locale defaults; a
+    declaration always beats them. Never raises for any bytes or header text;
+    raises :class:`TypeError` for arguments of the wrong type.
     """
     data = _coerce_body(body)
-    hint = decide(data, _coerce_content_type(content_type))
+    hint = decide(
+        data,
+        _coerce_content_type(content_type),
+        url=_coerce_optional_str(url, "url"),
+        default_encoding=_coerce_optional_str(default_encoding, "default_encoding"),
+    )
     payload = data[hint.skip :] if hint.skip else data
     text = hint.decoded if hint.decoded is not None else hint.encoding.decode(payload)
     provenance = Provenance(

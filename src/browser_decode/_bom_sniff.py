@@ -36,7 +36,5 @@ def bom_sniff(body: bytes) -> EncodingHint | None:
     """
     for bom, name in _BOMS:
         if body.startswith(bom):
-            return EncodingHint(
-                ENCODINGS[name], Source.BOM, Confidence.CERTAIN, skip=len(bom)
-            )
+            return EncodingHint(ENCODINGS[name], Source.BOM, Confidence.CERTAIN, skip=len(bom))
     return None

@@ -89,17 +89,23 @@ def valid_utf8(body: bytes) -> EncodingHint | None:
             decoded = body.decode("utf-8")
         except UnicodeDecodeError:
             return None
-    return EncodingHint(
-        ENCODINGS["UTF-8"], Source.UTF8, Confidence.TENTATIVE, decoded=decoded
-    )
+    return EncodingHint(ENCODINGS["UTF-8"], Source.UTF8, Confidence.TENTATIVE, decoded=decoded)
 
 
-def detect(body: bytes) -> EncodingHint | None:
-    """charset-normalizer's best guess among WHATWG encodings, or ``None``."""
+def detect(
+    body: bytes, *, url: str | None = None, default_encoding: str | None = None
+) -> EncodingHint | None:
+    """charset-normalizer's best guess among WHATWG encodings, or ``None``.
+
+    *url* (a URL or a bare top-level domain) and *default_encoding* (a label)
+    are optional hints, as a browser's locale and TLD are; ``None`` when absent.
+    """
     from charset_normalizer import from_bytes
 
     if b"\x1b" in body and any(esc in body for esc in _ISO_2022_JP_ESCAPES):
-        return EncodingHint(ENCODINGS["ISO-2022-JP"], Source.DETECTED, Confidence.TENTATIVE, score=1.0)
+        return EncodingHint(
+            ENCODINGS["ISO-2022-JP"], Source.DETECTED, Confidence.TENTATIVE, score=1.0
+        )
     matches = from_bytes(body, cp_isolation=sorted(CODEC_TO_WHATWG))
     names = []
     for match in matches:
@@ -119,6 +125,16 @@ def detect(body: bytes) -> EncodingHint | None:
     )
 
 
-def default(body: bytes) -> EncodingHint:
-    """windows-1252, the default of browsers in most locales."""
+def default(
+    body: bytes, *, url: str | None = None, default_encoding: str | None = None
+) -> EncodingHint:
+    """The caller's default encoding if it is a label, else windows-1252 (browsers' default)."""
+    if default_encoding is not None:
+        from ._get_an_encoding import get_encoding
+
+        encoding = get_encoding(default_encoding)
+        if encoding is not None:
+            return EncodingHint(
+                encoding, Source.DEFAULT, Confidence.TENTATIVE, label=default_encoding
+            )
     return EncodingHint(ENCODINGS["windows-1252"], Source.DEFAULT, Confidence.TENTATIVE)

@@ -30,7 +30,9 @@ HEAD_SCAN_LIMIT: Final = 64 * 1024
 _TAG: Final = re.compile(rb"<(/?)([A-Za-z][^\t\n\x0c\r />]*)")
 _WHITESPACE_ONLY: Final = re.compile(rb"[\t\n\x0c\r ]*")
 # Elements whose content the tokenizer reads as text up to the matching end tag.
-_RAW_TEXT: Final = frozenset({b"script", b"style", b"title", b"textarea", b"xmp", b"noembed", b"noframes", b"iframe"})
+_RAW_TEXT: Final = frozenset(
+    {b"script", b"style", b"title", b"textarea", b"xmp", b"noembed", b"noframes", b"iframe"}
+)
 _HEAD_ELEMENTS: Final = frozenset(
     {b"script", b"noscript", b"style", b"link", b"meta", b"object", b"title", b"base"}
 )
@@ -93,10 +95,10 @@ def head_scan(body: bytes) -> EncodingHint | None:
             else:
                 position = _skip_attributes(data, position)
             if name in _RAW_TEXT and not is_end:
-                close = re.compile(rb"</" + re.escape(name), re.IGNORECASE).search(data, position)
-                if close is None:
+                end_tag = re.compile(rb"</" + re.escape(name), re.IGNORECASE).search(data, position)
+                if end_tag is None:
                     return None
-                position = close.start()
+                position = end_tag.start()
             if name not in _HEAD_ELEMENTS and (is_end or name not in (b"html", b"head")):
                 in_head = False
     except _OutOfBytes:

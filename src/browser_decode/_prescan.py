@@ -31,7 +31,7 @@ _LETTERS: Final = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwx
 
 
 class _OutOfBytes(Exception):
-    """"the user agent ... runs out of bytes": abort the prescan."""
+    """ "the user agent ... runs out of bytes": abort the prescan."""
 
 
 class Attribute(NamedTuple):
