@@ -1,0 +1,30 @@
+"""The public surface is small, explicit and stable."""
+
+from __future__ import annotations
+
+import pickle
+
+import browser_decode
+from browser_decode import Confidence, Source, get_encoding
+
+
+def test_all_is_exactly_the_public_names() -> None:
+    public = sorted(name for name in dir(browser_decode) if not name.startswith("_"))
+    assert sorted(browser_decode.__all__) == [n for n in public if n != "__version__"]
+    assert browser_decode.__all__ == sorted(browser_decode.__all__)
+
+
+def test_public_objects_report_the_package_as_module() -> None:
+    for name in browser_decode.__all__:
+        assert getattr(browser_decode, name).__module__ == "browser_decode"
+
+
+def test_enums_are_strings() -> None:
+    assert [s.value for s in Source] == ["bom", "header", "meta", "utf-8", "detected", "default"]
+    assert Source("meta") is Source.META and str(Source.UTF8) == "utf-8"
+    assert [c.value for c in Confidence] == ["certain", "tentative"]
+
+
+def test_encodings_pickle_to_the_same_object() -> None:
+    encoding = get_encoding("sjis")
+    assert pickle.loads(pickle.dumps(encoding)) is encoding
