@@ -47,7 +47,11 @@ def test_meta_straddling_byte_1024() -> None:
     body = b"<head><!--" + b"x" * (PRESCAN_LIMIT - 20) + b"-->" + META + b"<p>text"
     assert body.index(META) < PRESCAN_LIMIT < body.index(META) + len(META)
     result = decode_html(body)
-    assert (result.encoding, result.source, result.offset) == ("KOI8-R", Source.META, body.index(META))
+    assert (result.encoding, result.source, result.offset) == (
+        "KOI8-R",
+        Source.META,
+        body.index(META),
+    )
 
 
 def test_limit() -> None:

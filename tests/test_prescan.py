@@ -158,7 +158,9 @@ def test_limit_is_1024_bytes() -> None:
 
 
 def test_provenance_of_a_meta() -> None:
-    hint = prescan_stage(b"<p>x</p>  <meta http-equiv=Content-Type content='text/html;charset=EUC-JP'>")
+    hint = prescan_stage(
+        b"<p>x</p>  <meta http-equiv=Content-Type content='text/html;charset=EUC-JP'>"
+    )
     assert hint is not None
     assert (hint.label, hint.offset) == ("EUC-JP", 10)
 

@@ -17,13 +17,19 @@ _PIECES = st.sampled_from(
         b"replacement", b"iso-2022-kr", b"utf-7", b"koi8-r", b"shift_jis",
     ]
 )  # fmt: skip
-_BODIES = st.one_of(st.binary(max_size=3000), st.lists(_PIECES | st.binary(max_size=8)).map(b"".join))
+_BODIES = st.one_of(
+    st.binary(max_size=3000), st.lists(_PIECES | st.binary(max_size=8)).map(b"".join)
+)
 _LABEL_TEXT = st.one_of(st.sampled_from(sorted(LABELS)), st.text(max_size=20))
 _HEADERS = st.one_of(
     st.none(),
     st.text(max_size=60),
     st.binary(max_size=60),
-    st.builds(lambda t, label: f"text/{t}; charset={label}", st.sampled_from(["html", "plain"]), _LABEL_TEXT),
+    st.builds(
+        lambda t, label: f"text/{t}; charset={label}",
+        st.sampled_from(["html", "plain"]),
+        _LABEL_TEXT,
+    ),
 )
 
 
