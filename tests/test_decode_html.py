@@ -178,6 +178,9 @@ def test_replacement_count() -> None:
     """Counts U+FFFD introduced by malformed bytes, not U+FFFD the bytes encode."""
     assert decode_html(b"a\xff\xfeb", "text/html; charset=utf-8").replacements == 2
     assert decode_html(b"\xef\xbf\xbd\xff", "text/html; charset=utf-8").replacements == 1
+    # UTF-16LE: an encoded U+FFFD, a lone surrogate, a dangling byte -> 2 introduced
+    assert decode_html(b"\xff\xfe\xfd\xff\x00\xd8a\x00\x00").replacements == 2
+    assert decode_html(b"\xfe\xff\xff\xfd\xd8\x00").replacements == 1
     assert decode_html(b"abc", "text/html; charset=iso-2022-kr").text == "\ufffd"
     assert decode_html(b"", "text/html; charset=iso-2022-kr").text == ""
 

@@ -48,6 +48,8 @@ def count_replacements(name: str, data: bytes, text: str) -> int:
     if name in _ENCODED_FFFD:
         found -= data.count(_ENCODED_FFFD[name])
     elif name in ("UTF-16LE", "UTF-16BE"):
-        unit = b"\xfd\xff" if name == "UTF-16LE" else b"\xff\xfd"
-        found -= sum(1 for i in range(0, len(data) - 1, 2) if data[i : i + 2] == unit)
+        # Code units that are U+FFFD; "surrogatepass" keeps the count aligned.
+        codec = "utf-16-le" if name == "UTF-16LE" else "utf-16-be"
+        even = data[: len(data) // 2 * 2]
+        found -= even.decode(codec, "surrogatepass").count("\ufffd")
     return max(found, 0)
