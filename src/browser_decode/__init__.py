@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 from ._api import decode_html
+from ._decode_body import decode_body
 from ._get_an_encoding import Encoding, get_encoding
 from ._result import Confidence, DecodeResult, Provenance, Source
 
@@ -18,6 +19,7 @@ __all__ = [
     "Encoding",
     "Provenance",
     "Source",
+    "decode_body",
     "decode_html",
     "get_encoding",
 ]

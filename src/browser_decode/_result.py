@@ -22,7 +22,9 @@ class Source(str, enum.Enum):
     UTF8 = "utf-8"
     #: Nothing declared an encoding and statistical detection chose it.
     DETECTED = "detected"
-    #: Nothing declared or detected an encoding: windows-1252, as browsers do.
+    #: Nothing declared or detected an encoding: windows-1252, as browsers do
+    #: (or the caller's *default_encoding*); for XML and JSON bodies
+    #: (``decode_body``), UTF-8, the format's own default.
     DEFAULT = "default"
 
     def __str__(self) -> str:
