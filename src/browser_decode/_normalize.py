@@ -1,0 +1,5 @@
+"""Placeholder."""
+
+
+def normalize_for_matching(text: str) -> str:
+    return text
