@@ -97,7 +97,10 @@ _NOT_LATIN1: Final = re.compile("[^\x00-\xff]")
 # (0x81, 0x8D, 0x8F, 0x90, 0x9D) give U+0081 ... U+009D, so it is one-to-one
 # too. Python's cp1252 agrees on the other 251 bytes and fails on those five.
 _WINDOWS_1252_TEXT: Final = ENCODINGS["windows-1252"].decode(bytes(range(256)))
-_WINDOWS_1252_INVERSE: Final = {ord(char): byte for byte, char in enumerate(_WINDOWS_1252_TEXT)}
+# str.translate table: each windows-1252 code point -> the code point of its byte.
+_WINDOWS_1252_TO_BYTES: Final = {
+    ord(char): byte for byte, char in enumerate(_WINDOWS_1252_TEXT) if ord(char) != byte
+}
 _NOT_WINDOWS_1252: Final = re.compile(
     "[^" + "".join(re.escape(char) for char in sorted(set(_WINDOWS_1252_TEXT))) + "]"
 )
@@ -108,7 +111,7 @@ _DECLARED: Final = frozenset({Source.BOM, Source.HEADER, Source.META, Source.UTF
 def _encode(text: str, wrong_decoding: str) -> bytes:
     if wrong_decoding == "iso-8859-1":
         return text.encode("latin-1")
-    return bytes(_WINDOWS_1252_INVERSE[ord(char)] for char in text)
+    return text.translate(_WINDOWS_1252_TO_BYTES).encode("latin-1")
 
 
 def _recover(text: str) -> tuple[str, bytes] | None:
@@ -141,9 +144,12 @@ def apply_plan(text: str, plan: tuple[RepairStep, ...] | list[RepairStep]) -> st
 # C1 controls (U+0080-U+009F) never occur in real text: an ISO-8859-1 decode
 # of bytes 0x80-0x9F made them. A non-letter from U+00A1-U+00BF or U+00D7/U+00F7
 # between two letters ("Pøíli¹ ¾lu»ouèký") is a Central European letter that a
-# Latin-1 reading turned into a symbol.
+# Latin-1 reading turned into a symbol. ISO-2022-JP escape sequences (ESC $ B,
+# ESC ( B, ...) in text are 7-bit Japanese read as ASCII.
 _WRONG_DECODE: Final = re.compile(
-    "[\x80-\x9f]|(?<=[^\\W\\d_])[\xa1-\xa9\xab-\xb4\xb6-\xb9\xbb-\xbf\xd7\xf7](?=[^\\W\\d_])"
+    "[\x80-\x9f]"
+    "|(?<=[^\\W\\d_])[\xa1-\xa9\xab-\xb4\xb6-\xb9\xbb-\xbf\xd7\xf7](?=[^\\W\\d_])"
+    "|\x1b(?:\\$[@B]|\\([BIJ])"
 )
 
 
