@@ -224,3 +224,42 @@ def test_apply_plan_rejects_unknown_steps() -> None:
 def test_repair_wants_text() -> None:
     with pytest.raises(TypeError, match="decode_body"):
         repair(b"caf\xc3\xa9")  # type: ignore[arg-type]
+
+
+HUNGARIAN = (
+    "Árvíztűrő tükörfúrógép. Öt szép szűz lány őrült írót nyúz. "
+    "Egy hűtlen vejét fülöncsípő, dühös mexikói úr wesselényinél mázol Quitóban."
+)
+SPANISH = (
+    "El pingüino Wenceslao hizo kilómetros bajo exhaustiva lluvia y frío, añoraba a su "
+    "querido cachorro. La cigüeña tocaba el saxofón detrás del palenque de paja."
+)
+
+
+def test_default_encoding_hint_repairs_plausible_looking_garbling() -> None:
+    """Hungarian read as ISO-8859-1 looks like text; the caller's default decides."""
+    garbled = _latin1(HUNGARIAN.encode("iso8859_2"))
+    result = repair(garbled, default_encoding="iso-8859-2")
+    _assert_repaired(result, garbled, HUNGARIAN)
+    unhinted = repair(garbled)
+    assert unhinted.text in (garbled, HUNGARIAN)  # refused or right, never wrong
+
+
+def test_default_encoding_hint_does_not_touch_correct_western_text() -> None:
+    """Correct Spanish stays, even with a Central European default."""
+    result = repair(SPANISH, default_encoding="iso-8859-2")
+    assert (result.text, result.changed) == (SPANISH, False)
+
+
+@pytest.mark.parametrize("text", [SPANISH, FRENCH])
+def test_default_encoding_hint_leaves_correct_text(text: str) -> None:
+    assert repair(text, default_encoding="windows-1250").text == text
+
+
+def test_c1_controls_mark_a_wrong_decode() -> None:
+    """Undeclared windows-1252 read as ISO-8859-1 leaves C1 controls: repaired."""
+    text = "It’s “quoted” — 100 € in the café… " * 3
+    garbled = _latin1(text.encode("cp1252"))
+    assert "\x93" in garbled
+    result = repair(garbled)
+    _assert_repaired(result, garbled, text)

@@ -13,9 +13,12 @@ result is *verified* before it replaces the text:
    XML declaration), bytes that are valid UTF-8 (random Latin-1 text almost
    never is), the type's default; or, for statistical detection, one of: the
    input bears a mark only a wrong decode leaves (C1 controls; a Latin-1
-   symbol between two letters), the caller's *default_encoding* agrees, or
-   the new reading is clearly less garbled than the input (charset-normalizer's
-   "mess" ratio drops by at least :data:`MESS_MARGIN`).
+   symbol between two letters; ISO-2022-JP escapes), or the new reading is
+   clearly less garbled than the input (charset-normalizer's "mess" ratio
+   drops by at least :data:`MESS_MARGIN`). When the caller gave a
+   *default_encoding*, an unverified detection yields to it instead, if the
+   bytes read cleanly in it and the detector does not rank windows-1252 first
+   or second (the text as it stands would then be a plausible reading).
 
 Anything else comes back unchanged with the reason. Each repair carries a
 replayable plan (:func:`apply_plan`), after ftfy's ``ExplainedText``.
@@ -28,9 +31,11 @@ import re
 from dataclasses import dataclass
 from typing import Final, NamedTuple
 
+from ._api import result_from_hint
 from ._decode_body import decode_body
 from ._get_an_encoding import ENCODINGS, get_encoding
-from ._result import Provenance, Source
+from ._hint import EncodingHint
+from ._result import Confidence, DecodeResult, Provenance, Source
 
 __all__ = ["MESS_MARGIN", "RepairResult", "RepairStatus", "RepairStep", "apply_plan", "repair"]
 
@@ -164,6 +169,26 @@ def _mess(text: str) -> float:
     return float(mess_ratio(text, 1.0))
 
 
+def _decode_as_hinted(
+    data: bytes, text: str, label: str | None, detected: Provenance
+) -> DecodeResult | None:
+    """The recovered bytes in the caller's *default_encoding*, if that reads cleanly.
+
+    Unverified detection yields to the caller's word (they know where the
+    stored text came from), unless the detector itself ranks windows-1252 first
+    or second for the bytes: then the text as it stands is a plausible reading
+    and stays.
+    """
+    encoding = None if label is None else get_encoding(label)
+    if encoding is None or "windows-1252" in (detected.encoding, detected.runner_up):
+        return None
+    hint = EncodingHint(encoding, Source.DEFAULT, Confidence.TENTATIVE, label=label)
+    result = result_from_hint(data, hint)
+    if result.provenance.replacements or result.text == text:
+        return None
+    return result
+
+
 def _unchanged(
     text: str,
     status: RepairStatus,
@@ -233,20 +258,22 @@ def repair(
             wrong_name,
             provenance,
         )
-    hinted = default_encoding is not None and get_encoding(default_encoding) is ENCODINGS.get(
-        provenance.encoding
-    )
-    if provenance.source not in _DECLARED and not hinted and not _wrong_decode_signature(text):
-        before, after = _mess(text), _mess(result.text)
-        if before - after < MESS_MARGIN:
-            return _unchanged(
-                text,
-                RepairStatus.IMPOSSIBLE,
-                f"detection chose {provenance.encoding}, but that reading is not clearly "
-                f"less garbled (mess {before:.2f} -> {after:.2f})",
-                wrong_name,
-                provenance,
-            )
+    if provenance.source not in _DECLARED and not _wrong_decode_signature(text):
+        hinted = _decode_as_hinted(data, text, default_encoding, provenance)
+        if hinted is not None:
+            result = hinted
+            provenance = result.provenance
+        else:
+            before, after = _mess(text), _mess(result.text)
+            if before - after < MESS_MARGIN:
+                return _unchanged(
+                    text,
+                    RepairStatus.IMPOSSIBLE,
+                    f"detection chose {provenance.encoding}, but that reading is not clearly "
+                    f"less garbled (mess {before:.2f} -> {after:.2f})",
+                    wrong_name,
+                    provenance,
+                )
     skip = 0
     if provenance.source is Source.BOM:
         skip = 3 if data.startswith(b"\xef\xbb\xbf") else 2
