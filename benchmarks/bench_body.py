@@ -8,6 +8,8 @@ equals the true text: ``get_encoding(truth).decode(body)`` after removing a BOM.
 
 Peers (run in the same process on the same bytes):
   * w3lib ``html_to_unicode(content_type, body)`` (pip install w3lib);
+  * requests' ``Response.text`` (if installed): ISO-8859-1 for ``text/*``
+    without charset, else its ``apparent_encoding`` guess;
   * "meta regex": the common scraper idiom, a regex for ``charset=`` in
     ``<meta>`` or ``encoding=`` in ``<?xml`` over the first 4096 bytes, Python
     codec decode, else UTF-8 (errors replaced);
@@ -84,6 +86,23 @@ def _w3lib() -> Callable[[str, bytes], str] | None:
     return lambda content_type, body: html_to_unicode(content_type, body)[1]
 
 
+def _requests() -> Callable[[str, bytes], str] | None:
+    try:
+        from requests.models import Response
+        from requests.utils import get_encoding_from_headers
+    except ImportError:
+        return None
+
+    def text(content_type: str, body: bytes) -> str:
+        response = Response()
+        response._content = body
+        response.headers["Content-Type"] = content_type
+        response.encoding = get_encoding_from_headers(response.headers)
+        return response.text
+
+    return text
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
@@ -104,6 +123,9 @@ def main() -> int:
         deciders["w3lib html_to_unicode"] = w3lib
     else:
         print("w3lib not installed: its column is left out")
+    requests_text = _requests()
+    if requests_text is not None:
+        deciders["requests .text"] = requests_text
     groups: dict[str, list[dict[str, object]]] = {}
     for row in rows:
         groups.setdefault(str(row["doc_type"]), []).append(row)
@@ -139,10 +161,18 @@ def main() -> int:
     sizes["all"] = len(rows)
     order = ["feed", "feed, correct decl.", "html", "text", "utf16", "all"]
     print("exact-text accuracy, served with the type of the page and no charset")
-    print(f"{'decoder':24}" + "".join(f"{g + f' ({sizes[g]})':>24}" for g in order))
+    print(f"{'decoder':24}" + "".join(f"{g + f' ({sizes[g]})':>26}" for g in order))
     for name in deciders:
-        cells = [f"{100 * exact.get((name, g), 0) / sizes[g]:23.1f}%" for g in order]
+        cells = [f"{100 * exact.get((name, g), 0) / sizes[g]:25.1f}%" for g in order]
         print(f"{name:24}" + "".join(cells))
+    print("\nfeeds served as text/xml (no charset) instead of their own type")
+    feeds = [row for row in rows if row["doc_type"] == "feed"]
+    for name, decide in deciders.items():
+        hits = 0
+        for row in feeds:
+            body = (args.corpus / str(row["orig"])).read_bytes()
+            hits += decide("text/xml", body) == truth_text(body, str(row["encoding"]))
+        print(f"{name:24}{100 * hits / len(feeds):23.1f}%")
     wrong = [row for row in rows if not row["declaration_correct"]]
     print(f"\nfeeds whose XML declaration is not the truth as a WHATWG label: {len(wrong)}")
     for row in wrong:

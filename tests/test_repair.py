@@ -217,6 +217,8 @@ def test_result_is_frozen() -> None:
 def test_apply_plan_rejects_unknown_steps() -> None:
     with pytest.raises(ValueError, match="action"):
         apply_plan("x", [RepairStep("rot13", "")])
+    with pytest.raises(ValueError, match="undo"):
+        apply_plan("x", [RepairStep("encode", "utf-8")])
     with pytest.raises(ValueError, match="encoding"):
         apply_plan("x", [RepairStep("encode", "iso-8859-1"), RepairStep("decode", "nope")])
 

@@ -114,9 +114,12 @@ _DECLARED: Final = frozenset({Source.BOM, Source.HEADER, Source.META, Source.UTF
 
 
 def _encode(text: str, wrong_decoding: str) -> bytes:
+    """Run the *wrong_decoding* decoder backwards (the text must be in its range)."""
     if wrong_decoding == "iso-8859-1":
         return text.encode("latin-1")
-    return text.translate(_WINDOWS_1252_TO_BYTES).encode("latin-1")
+    if wrong_decoding == "windows-1252":
+        return text.translate(_WINDOWS_1252_TO_BYTES).encode("latin-1")
+    raise ValueError(f"cannot undo a {wrong_decoding!r} decode")
 
 
 def _recover(text: str) -> tuple[str, bytes] | None:
