@@ -15,7 +15,8 @@ class Source(str, enum.Enum):
     #: The ``charset`` parameter of the HTTP ``Content-Type`` header.
     HEADER = "header"
     #: A ``<meta>`` or XML declaration found by the HTML prescan (or the bounded
-    #: head scan beyond 1024 bytes that Chromium also performs).
+    #: head scan beyond 1024 bytes that Chromium also performs); for XML bodies
+    #: (``decode_body``), the XML declaration.
     META = "meta"
     #: Nothing declared an encoding and the bytes are valid UTF-8 (a deliberate
     #: deviation: browsers would show windows-1252 mojibake).
