@@ -16,10 +16,10 @@ from browser_decode import (
     RepairStatus,
     RepairStep,
     Source,
-    apply_plan,
     get_encoding,
     repair,
 )
+from browser_decode._repair import apply_plan
 
 RUSSIAN = (
     "Съешь же ещё этих мягких французских булок, да выпей чаю. "
@@ -49,6 +49,7 @@ def _assert_repaired(result: RepairResult, garbled: str, expected: str) -> None:
     assert result.status is RepairStatus.REPAIRED
     assert result.provenance is not None and result.provenance.replacements == 0
     assert apply_plan(garbled, result.plan) == expected
+    assert result.replay(garbled) == expected
 
 
 # --- repaired -----------------------------------------------------------

@@ -12,7 +12,7 @@ from ._api import decode_html
 from ._decode_body import decode_body
 from ._get_an_encoding import Encoding, get_encoding
 from ._normalize import normalize_for_matching
-from ._repair import RepairResult, RepairStatus, RepairStep, apply_plan, repair
+from ._repair import RepairResult, RepairStatus, RepairStep, repair
 from ._result import Confidence, DecodeResult, Provenance, Source
 
 __all__ = [
@@ -24,7 +24,6 @@ __all__ = [
     "RepairStatus",
     "RepairStep",
     "Source",
-    "apply_plan",
     "decode_body",
     "decode_html",
     "get_encoding",

@@ -21,7 +21,8 @@ result is *verified* before it replaces the text:
    or second (the text as it stands would then be a plausible reading).
 
 Anything else comes back unchanged with the reason. Each repair carries a
-replayable plan (:func:`apply_plan`), after ftfy's ``ExplainedText``.
+replayable plan (:meth:`RepairResult.replay`, :func:`apply_plan`), after
+ftfy's ``ExplainedText``.
 """
 
 from __future__ import annotations
@@ -93,6 +94,10 @@ class RepairResult:
     provenance: Provenance | None
     reason: str
     plan: tuple[RepairStep, ...] = ()
+
+    def replay(self, text: str) -> str:
+        """Apply :attr:`plan` to *text* (``result.replay(input) == result.text``)."""
+        return apply_plan(text, self.plan)
 
 
 # ISO-8859-1 (Python's "latin-1", requests' default): byte b <-> U+00bb.
