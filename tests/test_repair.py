@@ -10,6 +10,8 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from browser_decode import (
     RepairResult,
@@ -266,3 +268,28 @@ def test_c1_controls_mark_a_wrong_decode() -> None:
     assert "\x93" in garbled
     result = repair(garbled)
     _assert_repaired(result, garbled, text)
+
+
+_TEXT = st.text(
+    alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x1b<\ufeff"),
+    max_size=40,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=_TEXT)
+def test_utf8_read_as_latin1_always_comes_back(text: str) -> None:
+    """Any UTF-8 text read as ISO-8859-1 is restored exactly (valid UTF-8 is evidence)."""
+    garbled = _latin1(text.encode("utf-8"))
+    result = repair(garbled)
+    assert result.text == text
+    assert result.replay(garbled) == text or not result.changed
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(max_size=60))
+def test_never_raises_and_unchanged_means_identical(text: str) -> None:
+    result = repair(text)
+    assert result.changed == (result.text != text)
+    if not result.changed:
+        assert result.text is text and result.plan == ()
