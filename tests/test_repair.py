@@ -270,10 +270,7 @@ def test_c1_controls_mark_a_wrong_decode() -> None:
     _assert_repaired(result, garbled, text)
 
 
-_TEXT = st.text(
-    alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x1b<\ufeff"),
-    max_size=40,
-)
+_TEXT = st.text(max_size=40).filter(lambda text: not any(c in text for c in "\x1b<\ufeff"))
 
 
 @settings(max_examples=200, deadline=None)
