@@ -9,7 +9,10 @@
 from __future__ import annotations
 
 from ._api import decode_html
+from ._decode_body import decode_body
 from ._get_an_encoding import Encoding, get_encoding
+from ._normalize import normalize_for_matching
+from ._repair import RepairResult, RepairStatus, RepairStep, repair
 from ._result import Confidence, DecodeResult, Provenance, Source
 
 __all__ = [
@@ -17,9 +20,15 @@ __all__ = [
     "DecodeResult",
     "Encoding",
     "Provenance",
+    "RepairResult",
+    "RepairStatus",
+    "RepairStep",
     "Source",
+    "decode_body",
     "decode_html",
     "get_encoding",
+    "normalize_for_matching",
+    "repair",
 ]
 __version__ = "0.1.0"
 

@@ -50,17 +50,17 @@ STAGES: Final[tuple[Stage, ...]] = (
 )
 
 
-def _coerce_body(body: object) -> bytes:
+def _coerce_body(body: object, caller: str = "decode_html") -> bytes:
     if isinstance(body, bytes):
         return body
     if isinstance(body, (bytearray, memoryview)):
         return bytes(body)
     if isinstance(body, str):
         raise TypeError(
-            "decode_html() needs the raw bytes of the response (e.g. response.content), "
+            f"{caller}() needs the raw bytes of the response (e.g. response.content), "
             "not already-decoded text (str)"
         )
-    raise TypeError(f"decode_html() body must be bytes, not {type(body).__name__}")
+    raise TypeError(f"{caller}() body must be bytes, not {type(body).__name__}")
 
 
 def _coerce_content_type(content_type: object) -> str | None:
@@ -131,6 +131,11 @@ def decode_html(
         url=_coerce_optional_str(url, "url"),
         default_encoding=_coerce_optional_str(default_encoding, "default_encoding"),
     )
+    return result_from_hint(data, hint)
+
+
+def result_from_hint(data: bytes, hint: EncodingHint) -> DecodeResult:
+    """Decode *data* as the winning *hint* says, and record how."""
     payload = data[hint.skip :] if hint.skip else data
     text = hint.decoded if hint.decoded is not None else hint.encoding.decode(payload)
     provenance = Provenance(

@@ -15,14 +15,17 @@ class Source(str, enum.Enum):
     #: The ``charset`` parameter of the HTTP ``Content-Type`` header.
     HEADER = "header"
     #: A ``<meta>`` or XML declaration found by the HTML prescan (or the bounded
-    #: head scan beyond 1024 bytes that Chromium also performs).
+    #: head scan beyond 1024 bytes that Chromium also performs); for XML bodies
+    #: (``decode_body``), the XML declaration.
     META = "meta"
     #: Nothing declared an encoding and the bytes are valid UTF-8 (a deliberate
     #: deviation: browsers would show windows-1252 mojibake).
     UTF8 = "utf-8"
     #: Nothing declared an encoding and statistical detection chose it.
     DETECTED = "detected"
-    #: Nothing declared or detected an encoding: windows-1252, as browsers do.
+    #: Nothing declared or detected an encoding: windows-1252, as browsers do
+    #: (or the caller's *default_encoding*); for XML and JSON bodies
+    #: (``decode_body``), UTF-8, the format's own default.
     DEFAULT = "default"
 
     def __str__(self) -> str:
