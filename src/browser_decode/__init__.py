@@ -11,6 +11,7 @@ from __future__ import annotations
 from ._api import decode_html
 from ._get_an_encoding import Encoding, get_encoding
 from ._result import Confidence, DecodeResult, Provenance, Source
+from ._streaming import StreamDecoder
 
 __all__ = [
     "Confidence",
@@ -18,6 +19,7 @@ __all__ = [
     "Encoding",
     "Provenance",
     "Source",
+    "StreamDecoder",
     "decode_html",
     "get_encoding",
 ]
