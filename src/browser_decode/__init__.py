@@ -8,6 +8,12 @@
 
 from __future__ import annotations
 
+from ._adapters import (
+    adecode_response,
+    decode_response,
+    fix_requests_encoding,
+    httpx_default_encoding,
+)
 from ._api import decode_html
 from ._get_an_encoding import Encoding, get_encoding
 from ._result import Confidence, DecodeResult, Provenance, Source
@@ -20,8 +26,12 @@ __all__ = [
     "Provenance",
     "Source",
     "StreamDecoder",
+    "adecode_response",
     "decode_html",
+    "decode_response",
+    "fix_requests_encoding",
     "get_encoding",
+    "httpx_default_encoding",
 ]
 __version__ = "0.1.0"
 
