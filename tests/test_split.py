@@ -55,16 +55,16 @@ def stream_decode(name: str, chunks: list[bytes]) -> tuple[str, int]:
     return "".join(out), carry
 
 
-@pytest.mark.parametrize("name", sorted(REFERENCE))
-@settings(max_examples=300, deadline=None)
+@pytest.mark.parametrize("name", sorted(set(REFERENCE) - {"GBK"}))  # GBK's is gb18030's
+@settings(max_examples=120, deadline=None)
 @given(body=_bodies, cuts=st.lists(st.integers(min_value=0, max_value=10_000), max_size=30))
 def test_cut_rules_hold_for_the_standard_decoders(name: str, body: bytes, cuts: list[int]) -> None:
     text, carry = stream_decode(name, _chunked(body, cuts))
     assert text == reference_decode(name, body)
-    assert carry <= (4 if name != "ISO-2022-JP" else _split.ISO_2022_JP_PLAIN_CARRY)
+    assert carry <= (3 if name != "ISO-2022-JP" else _split.ISO_2022_JP_PLAIN_CARRY)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(body=_bodies, cuts=st.lists(st.integers(min_value=0, max_value=10_000), max_size=30))
 def test_iso_2022_jp_prefixes_hold_for_the_standard_decoder(body: bytes, cuts: list[int]) -> None:
     """With no room for a plain carry, every cut re-creates the state with a prefix."""
@@ -108,8 +108,8 @@ def test_iso_2022_jp_cut_right_after_esc_paren_b_would_be_wrong() -> None:
 
 
 def test_iso_2022_jp_carry_stays_bounded_on_failed_escapes() -> None:
-    body = b"\x1b$@" + b"\x00\x1b!" * 3000
-    text, carry = stream_decode("ISO-2022-JP", [body[i : i + 7] for i in range(0, len(body), 7)])
+    body = b"\x1b$@" + b"\x00\x1b!" * 1500
+    text, carry = stream_decode("ISO-2022-JP", [body[i : i + 61] for i in range(0, len(body), 61)])
     assert text == reference_decode("ISO-2022-JP", body)
     assert carry <= _split.ISO_2022_JP_PLAIN_CARRY + 4
 
@@ -118,3 +118,10 @@ def test_utf16_run_of_leading_surrogates_is_cut() -> None:
     body = b"\x00\xd8" * 1000
     cut, _, _ = split_point("UTF-16LE", body)
     assert len(body) - cut == 2
+
+
+@pytest.mark.parametrize("name", ["UTF-8", "Shift_JIS", "gb18030", "EUC-JP", "Big5"])
+@pytest.mark.parametrize("byte", [0xC2, 0x81, 0x8F, 0xE0, 0xA1])
+def test_runs_of_one_non_ascii_byte_are_cut(name: str, byte: int) -> None:
+    cut, _, _ = split_point(name, bytes([byte]) * 10_000)
+    assert 10_000 - cut <= 3

@@ -64,7 +64,7 @@ def _feed_all(decoder: StreamDecoder, body: bytes, sizes: list[int]) -> str:
     return "".join(out)
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(page=pages(), sizes=st.lists(st.integers(1, 64), max_size=8))
 def test_any_chunking_equals_decode_html(page: tuple[bytes, str | None], sizes: list[int]) -> None:
     body, content_type = page

@@ -19,8 +19,8 @@ For the ASCII-compatible multi-byte decoders we find the last *reset byte*
 (a byte after which the state is initial whatever the state before it) with
 ``bytes.rstrip`` (C speed), then simulate the decoder's state machine over the
 short tail after it and keep the last position where the state is initial.
-The state returns to initial within at most 3 bytes of any position, so the
-carried tail is at most 3 bytes. UTF-16 (a leading surrogate can repeat) and
+The state returns to initial (or, for UTF-8, reaches a byte before which a
+cut is exact) within at most 3 bytes, so the carried tail is at most 3 bytes. UTF-16 (a leading surrogate can repeat) and
 ISO-2022-JP (stateful escapes) get their own rules, both with a carry of at
 most a few bytes. The property tests check all rules against spec-literal
 reference decoders (tests/test_split.py).
@@ -32,7 +32,8 @@ from collections.abc import Callable
 from typing import Final
 
 State = tuple[int, ...]
-Step = Callable[[State, int], State]
+#: (state before, byte) -> (state after, whether a cut right before the byte is exact)
+Step = Callable[[State, int], tuple[State, bool]]
 INITIAL: Final[State] = ()
 
 
@@ -64,14 +65,21 @@ def _utf8_start(byte: int) -> State:
     return INITIAL  # "Otherwise: Return error."
 
 
-def _utf8_step(state: State, byte: int) -> State:
+def _utf8_step(state: State, byte: int) -> tuple[State, bool]:
     if not state:
-        return _utf8_start(byte)
+        return _utf8_start(byte), False
     needed, seen, lower, upper = state
     if not lower <= byte <= upper:
-        return _utf8_start(byte)  # reset, "Restore byte", reprocess from the initial state
+        # "Set UTF-8 code point, UTF-8 bytes needed, and UTF-8 bytes seen to 0 ...
+        # Restore byte to ioQueue. Return error." The end-of-queue of a part that
+        # stops before this byte returns the same one error ("If byte is
+        # end-of-queue and UTF-8 bytes needed is not 0, then set UTF-8 bytes needed
+        # to 0 and return error"), and the byte is then processed from the initial
+        # state in both runs: a cut right before it is exact. (Without this, a run
+        # like C2 C2 C2 ... would never reach the initial state.)
+        return _utf8_start(byte), True
     # "If UTF-8 bytes seen is not equal to UTF-8 bytes needed, then return continue."
-    return INITIAL if seen + 1 == needed else (needed, seen + 1, 0x80, 0xBF)
+    return (INITIAL if seen + 1 == needed else (needed, seen + 1, 0x80, 0xBF)), False
 
 
 # --- Shift_JIS, Big5, EUC-KR: one "leading" byte ------------------------------
@@ -86,8 +94,8 @@ _SJIS_LEADING: Final = _byte_set((0x81, 0x9F), (0xE0, 0xFC))
 _BIG5_EUC_KR_LEADING: Final = _byte_set((0x81, 0xFE))
 
 
-def _leading_step(state: State, byte: int) -> State:
-    return INITIAL if state else (byte,)  # the tail holds leading-capable bytes only
+def _leading_step(state: State, byte: int) -> tuple[State, bool]:
+    return (INITIAL if state else (byte,)), False  # the tail holds leading-capable bytes only
 
 
 # --- gb18030 and GBK (https://encoding.spec.whatwg.org/#gb18030-decoder) --------
@@ -103,7 +111,11 @@ def _leading_step(state: State, byte: int) -> State:
 _GB18030_TAIL: Final = _byte_set((0x30, 0x39), (0x81, 0xFE))
 
 
-def _gb18030_step(state: State, byte: int) -> State:
+def _gb18030_step(state: State, byte: int) -> tuple[State, bool]:
+    return _gb18030_next(state, byte), False
+
+
+def _gb18030_next(state: State, byte: int) -> State:
     digit = 0x30 <= byte <= 0x39
     if not state:
         # "If byte is in the range 0x81 to 0xFE, inclusive, then set gb18030 first to byte"
@@ -129,7 +141,11 @@ def _gb18030_step(state: State, byte: int) -> State:
 _EUC_JP_TAIL: Final = _byte_set((0x8E, 0x8F), (0xA1, 0xFE))
 
 
-def _euc_jp_step(state: State, byte: int) -> State:
+def _euc_jp_step(state: State, byte: int) -> tuple[State, bool]:
+    return _euc_jp_next(state, byte), False
+
+
+def _euc_jp_next(state: State, byte: int) -> State:
     if not state:
         return (byte,)  # "0x8E, 0x8F, or in the range 0xA1 to 0xFE: set EUC-JP leading"
     leading = state[0]
@@ -153,7 +169,9 @@ def _tail_split(data: bytes, tail_bytes: bytes, step: Step) -> int:
     start = len(data.rstrip(tail_bytes))  # just after the last reset byte (or 0)
     state, best = INITIAL, start
     for position in range(start, len(data)):
-        state = step(state, data[position])
+        state, cut_before = step(state, data[position])
+        if cut_before:
+            best = position
         if not state:
             best = position + 1
     return best
@@ -187,7 +205,7 @@ def _utf16_split(data: bytes, big_endian: bool) -> int:
 
 # --- ISO-2022-JP (https://encoding.spec.whatwg.org/#iso-2022-jp-decoder) --------
 #: Longest carry accepted before a cut that needs a state-restoring prefix.
-ISO_2022_JP_PLAIN_CARRY = 4096
+ISO_2022_JP_PLAIN_CARRY = 1024
 _ASCII, _ROMAN, _KATAKANA, _LEADING, _TRAILING, _ESCAPE_START, _ESCAPE = range(7)
 #: escape sequences that set "decoder state" and "output state" to a state
 #: ("If state is non-null: Set ISO-2022-JP decoder state and ISO-2022-JP
