@@ -88,8 +88,11 @@ def utf8() -> Handler:
     return handler
 
 
-def _leading_family(lead_ranges: tuple[tuple[int, int], ...], trail_ok: Callable[[int], bool],
-                    singles: Callable[[int], int | None]) -> Handler:
+def _leading_family(
+    lead_ranges: tuple[tuple[int, int], ...],
+    trail_ok: Callable[[int], bool],
+    singles: Callable[[int], int | None],
+) -> Handler:
     """Shift_JIS, Big5 and EUC-KR share this shape (pointer formula simplified)."""
     s = {"lead": 0}
 

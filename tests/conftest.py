@@ -88,7 +88,7 @@ PAGES_BY_NAME = {page.name: page for page in PAGES}
 
 
 class _Handler(BaseHTTPRequestHandler):
-    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+    def do_GET(self) -> None:
         page = PAGES_BY_NAME.get(self.path.strip("/").split("?")[0])
         if page is None:
             self.send_error(404)
@@ -100,7 +100,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(page.body)
 
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+    def log_message(self, format: str, *args: object) -> None:
         pass
 
 

@@ -55,14 +55,24 @@ def test_single_file_keeps_the_readme_output() -> None:
     result = run(str(SHIFT_JIS_PAGE), "--content-type", "text/html")
     assert result.returncode == 0, result.stderr
     first, _, text = result.stdout.partition("\n")
-    assert first == "# Shift_JIS (meta) confidence=tentative label='shift_jis' offset=28 replacements=0"
+    assert (
+        first
+        == "# Shift_JIS (meta) confidence=tentative label='shift_jis' offset=28 replacements=0"
+    )
     assert text == SHIFT_JIS_TEXT
     assert result.stderr == ""
 
 
 def test_python_dash_m_is_the_same_command() -> None:
     module = subprocess.run(
-        [sys.executable, "-m", "browser_decode", str(SHIFT_JIS_PAGE), "--content-type", "text/html"],
+        [
+            sys.executable,
+            "-m",
+            "browser_decode",
+            str(SHIFT_JIS_PAGE),
+            "--content-type",
+            "text/html",
+        ],
         capture_output=True,
         text=True,
         encoding="utf-8",
@@ -76,7 +86,10 @@ def test_stdin() -> None:
     body = "<p>Привет</p>".encode("koi8-r")
     result = run("-", "--content-type", "text/html; charset=koi8-r", stdin=body)
     assert result.returncode == 0
-    assert result.stdout == "# KOI8-R (header) confidence=certain label='koi8-r' replacements=0\n<p>Привет</p>\n"
+    assert (
+        result.stdout
+        == "# KOI8-R (header) confidence=certain label='koi8-r' replacements=0\n<p>Привет</p>\n"
+    )
 
 
 def test_folder_json_lines_and_summary(folder: Path) -> None:
@@ -90,7 +103,13 @@ def test_folder_json_lines_and_summary(folder: Path) -> None:
     assert records["bad.html"]["replacements"] == 1
     assert records["a.html"]["bytes"] == (folder / "a.html").stat().st_size
     assert set(records["c"]) == {
-        "input", "encoding", "source", "confidence", "label", "replacements", "bytes"
+        "input",
+        "encoding",
+        "source",
+        "confidence",
+        "label",
+        "replacements",
+        "bytes",
     }
     summary = result.stderr
     assert "4 inputs, 4 decoded, 0 failed" in summary
@@ -104,7 +123,9 @@ def test_out_dir_gets_utf8_copies(folder: Path, tmp_path: Path) -> None:
     result = run(str(folder), "--out", str(out))
     assert result.returncode == 0, result.stderr
     assert result.stdout == ""  # --out without --json: only the summary, on stderr
-    assert (out / "a.html").read_text(encoding="utf-8") == "<meta charset=windows-1252><p>café €</p>"
+    assert (out / "a.html").read_text(
+        encoding="utf-8"
+    ) == "<meta charset=windows-1252><p>café €</p>"
     assert (out / "sub" / "deeper" / "c").read_text(encoding="utf-8").endswith("한")
     assert not (out / "notes.json").exists() and not (out / ".hidden.html").exists()
 
@@ -123,7 +144,8 @@ def test_local_url_uses_the_real_header(server: str) -> None:
     assert result.returncode == 0
     assert result.stdout == (
         "# windows-1252 (header) confidence=certain label='iso-8859-1' replacements=0\n"
-        + page.text + "\n"
+        + page.text
+        + "\n"
     )
 
 
@@ -137,7 +159,9 @@ def test_many_urls_and_files(server: str) -> None:
     assert result.returncode == 0
     records = [json.loads(line) for line in result.stdout.splitlines()]
     assert [(r["encoding"], r["source"]) for r in records] == [
-        ("Shift_JIS", "meta"), ("UTF-16LE", "bom"), ("Shift_JIS", "meta")
+        ("Shift_JIS", "meta"),
+        ("UTF-16LE", "bom"),
+        ("Shift_JIS", "meta"),
     ]
     assert records[0]["input"] == f"{server}/meta_only"
 

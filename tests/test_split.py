@@ -8,11 +8,10 @@ standard's decoders (not Python's codecs) and for any index contents.
 from __future__ import annotations
 
 import pytest
-
-from browser_decode import _split
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from browser_decode import _split
 from browser_decode._split import split_point
 
 from ._reference_decoders import REFERENCE, reference_decode
@@ -36,7 +35,7 @@ _bodies = st.lists(_pieces, max_size=40).map(b"".join)
 
 def _chunked(body: bytes, cuts: list[int]) -> list[bytes]:
     points = sorted({c % (len(body) + 1) for c in cuts})
-    return [body[a:b] for a, b in zip([0, *points], [*points, len(body)])]
+    return [body[a:b] for a, b in zip([0, *points], [*points, len(body)], strict=True)]
 
 
 def stream_decode(name: str, chunks: list[bytes]) -> tuple[str, int]:
@@ -98,9 +97,10 @@ def test_iso_2022_jp_cut_right_after_esc_paren_b_would_be_wrong() -> None:
     """The output flag: two escapes in a row are an error, so that state is carried."""
     whole = reference_decode("ISO-2022-JP", b"\x1b(B\x1b$B")
     assert whole == "\ufffd"
-    assert reference_decode("ISO-2022-JP", b"\x1b(B") + reference_decode(
-        "ISO-2022-JP", b"\x1b$B"
-    ) == ""
+    assert (
+        reference_decode("ISO-2022-JP", b"\x1b(B") + reference_decode("ISO-2022-JP", b"\x1b$B")
+        == ""
+    )
     # No cut at 3 without the prefix that sets the output flag again.
     assert split_point("ISO-2022-JP", b"\x1b(B") == (0, b"", 0)
     # A long run of escapes (output stays true): cut with the prefix that re-creates it.

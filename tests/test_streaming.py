@@ -140,7 +140,9 @@ def test_carry_stays_small() -> None:
 def test_replacement_encoding_gives_one_replacement_character() -> None:
     decoder = StreamDecoder("text/html; charset=iso-2022-kr")
     text = _feed_all(decoder, b"abc" * 10, [1])
-    assert (text, decoder.provenance) == tuple(decode_html(b"abc" * 10, "text/html; charset=iso-2022-kr"))
+    assert (text, decoder.provenance) == tuple(
+        decode_html(b"abc" * 10, "text/html; charset=iso-2022-kr")
+    )
 
 
 def test_wrong_types() -> None:

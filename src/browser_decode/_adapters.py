@@ -114,7 +114,9 @@ def _header_values(headers: Any) -> list[str]:
         raw = [] if value is None else [value]
     else:
         raise TypeError(f"response.headers of type {type(headers).__name__} is not a mapping")
-    return [isomorphic_decode(bytes(v)) if isinstance(v, (bytes, bytearray)) else str(v) for v in raw]
+    return [
+        isomorphic_decode(bytes(v)) if isinstance(v, (bytes, bytearray)) else str(v) for v in raw
+    ]
 
 
 def _content_type(response: object, func: str) -> str | None:
@@ -145,7 +147,7 @@ def _body(response: object, func: str) -> bytes:
     if read is not None and inspect.iscoroutinefunction(read):
         raise TypeError(f"{func}() got an async response: use 'await adecode_response(response)'")
     if read is not None and hasattr(response, "isclosed"):  # http.client.HTTPResponse
-        if response.isclosed():  # type: ignore[attr-defined]
+        if response.isclosed():
             raise TypeError(
                 f"{func}(): this urllib response was already read; pass its bytes as body="
             )

@@ -161,8 +161,13 @@ def expand(names: Sequence[str]) -> tuple[list[Source], list[tuple[str, str]]]:
             pages = list(_walk(path))
             if not pages:
                 suffixes = ", ".join(sorted(PAGE_SUFFIXES))
-                errors.append((name, f"no pages in this folder (files named *{{{suffixes}}} "
-                               "or without a suffix)"))
+                errors.append(
+                    (
+                        name,
+                        f"no pages in this folder (files named *{{{suffixes}}} "
+                        "or without a suffix)",
+                    )
+                )
             sources.extend(Source(str(p), str(p.relative_to(path))) for p in pages)
         elif path.exists():
             sources.append(Source(name, path.name))

@@ -20,9 +20,10 @@ For the ASCII-compatible multi-byte decoders we find the last *reset byte*
 ``bytes.rstrip`` (C speed), then simulate the decoder's state machine over the
 short tail after it and keep the last position where the state is initial.
 The state returns to initial (or, for UTF-8, reaches a byte before which a
-cut is exact) within at most 3 bytes, so the carried tail is at most 3 bytes. UTF-16 (a leading surrogate can repeat) and
-ISO-2022-JP (stateful escapes) get their own rules, both with a carry of at
-most a few bytes. The property tests check all rules against spec-literal
+cut is exact) within at most 3 bytes, so the carried tail is at most 3 bytes.
+UTF-16 (a leading surrogate can repeat) and ISO-2022-JP (stateful escapes)
+get their own rules, with a carry of at most 3 bytes and at most
+``ISO_2022_JP_PLAIN_CARRY`` bytes. The property tests check all rules against spec-literal
 reference decoders (tests/test_split.py).
 """
 
