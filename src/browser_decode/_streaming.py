@@ -185,19 +185,21 @@ class StreamDecoder:
         return self._decode(self._pending, final=True)
 
     def _try_decide(self, *, final: bool) -> EncodingHint | None:
-        data = bytes(self._buffer)
-        hint = bom_sniff(data)
+        buffered = len(self._buffer)
+        head = bytes(self._buffer[:3])
+        hint = bom_sniff(head)
         if hint is not None:
             return hint
-        if not final and _could_become_bom(data):
+        if not final and _could_become_bom(head):
             return None
         hint = legacy_extract_an_encoding(self._mime)
         if hint is not None:
             return hint
-        if self._html and not final and len(data) < PRESCAN_LIMIT:
-            return _prescan_prefix(data)
-        if not final and len(data) < self._limit:
-            return None
+        if self._html and not final and buffered < PRESCAN_LIMIT:
+            return _prescan_prefix(bytes(self._buffer))
+        if not final and buffered < self._limit:
+            return None  # no copy of the buffer while waiting
+        data = bytes(self._buffer)
         if not final:
             # Decide on complete UTF-8 sequences only, so that a character cut
             # by the limit does not make valid UTF-8 look invalid.
