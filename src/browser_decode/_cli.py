@@ -38,10 +38,70 @@ EXIT_OK: Final = 0
 EXIT_SOME_FAILED: Final = 1
 EXIT_ALL_FAILED: Final = 2
 
-#: Files a folder is searched for: these suffixes, or no suffix at all (as
-#: wget and many crawlers save pages). Hidden files and folders are skipped.
-PAGE_SUFFIXES: Final = frozenset(
-    {".html", ".htm", ".xhtml", ".xht", ".shtml", ".php", ".asp", ".aspx", ".jsp", ".txt"}
+#: A folder's pages are all its files (recursively) except hidden ones and
+#: those with one of these suffixes, which are never web pages.
+NOT_PAGE_SUFFIXES: Final = frozenset(
+    [
+        ".png",
+        ".jpg",
+        ".jpeg",
+        ".gif",
+        ".webp",
+        ".avif",
+        ".ico",
+        ".bmp",
+        ".tif",
+        ".tiff",
+        ".svgz",
+        ".mp3",
+        ".mp4",
+        ".m4a",
+        ".ogg",
+        ".webm",
+        ".wav",
+        ".avi",
+        ".mov",
+        ".woff",
+        ".woff2",
+        ".ttf",
+        ".otf",
+        ".eot",
+        ".zip",
+        ".gz",
+        ".tgz",
+        ".bz2",
+        ".xz",
+        ".zst",
+        ".7z",
+        ".rar",
+        ".tar",
+        ".warc",
+        ".arc",
+        ".pdf",
+        ".exe",
+        ".dll",
+        ".so",
+        ".dylib",
+        ".pyc",
+        ".class",
+        ".jar",
+        ".wasm",
+        ".db",
+        ".sqlite",
+        ".css",
+        ".js",
+        ".mjs",
+        ".map",
+        ".json",
+        ".jsonl",
+        ".csv",
+        ".tsv",
+        ".parquet",
+    ]
+)
+_NO_PAGES: Final = (
+    "no pages in this folder (hidden files and images, archives, fonts, scripts, "
+    "styles and data files are not pages)"
 )
 _PROGRESS_AFTER: Final = 0.5  # seconds of work before a progress bar is shown
 _FETCH_TIMEOUT: Final = 30.0
@@ -135,7 +195,7 @@ def _url_relative(url: str) -> str:
 
 
 def _is_page(path: Path) -> bool:
-    return path.suffix.lower() in PAGE_SUFFIXES or not path.suffix
+    return path.suffix.lower() not in NOT_PAGE_SUFFIXES
 
 
 def _walk(folder: Path) -> Iterator[Path]:
@@ -160,14 +220,7 @@ def expand(names: Sequence[str]) -> tuple[list[Source], list[tuple[str, str]]]:
         if path.is_dir():
             pages = list(_walk(path))
             if not pages:
-                suffixes = ", ".join(sorted(PAGE_SUFFIXES))
-                errors.append(
-                    (
-                        name,
-                        f"no pages in this folder (files named *{{{suffixes}}} "
-                        "or without a suffix)",
-                    )
-                )
+                errors.append((name, _NO_PAGES))
             sources.extend(Source(str(p), str(p.relative_to(path))) for p in pages)
         elif path.exists():
             sources.append(Source(name, path.name))
