@@ -6,11 +6,13 @@ as the bytes allow:
 * a byte order mark: after at most 3 bytes;
 * a ``charset`` in the Content-Type: as soon as the first bytes cannot be a
   BOM (a BOM beats the header);
-* a ``<meta>``/XML declaration found by the prescan: as soon as the prescan
-  of the bytes received so far finds it complete (a prefix on which the
-  prescan succeeds gives the same answer as the first 1024 bytes, see
-  :func:`_prescan_prefix`);
-* otherwise (nothing declared in the first 1024 bytes): after
+* a ``<meta>`` found by the prescan: as soon as the prescan of the bytes
+  received so far finds it complete (a prefix on which the prescan succeeds
+  gives the same answer as the first 1024 bytes, see :func:`_prescan_prefix`);
+  an XML declaration: once 1024 bytes have arrived;
+* a ``<meta>`` found by the head scan beyond 1024 bytes: as soon as it has
+  arrived complete (the same argument);
+* otherwise (nothing declared in the head): after
   ``buffer_limit`` bytes (default 1 MiB) or at :meth:`StreamDecoder.close`,
   whichever comes first; then the later stages (the bounded head scan of
   64 KiB, valid UTF-8, detection, the default) run on what was buffered.
@@ -40,9 +42,9 @@ from ._api import _coerce_content_type, _coerce_optional_str, decide
 from ._bom_sniff import bom_sniff
 from ._decoders import _ENCODED_FFFD
 from ._extract_mime_type import MimeType, extract_mime_type, legacy_extract_an_encoding
-from ._head_scan import HEAD_SCAN_LIMIT
+from ._head_scan import HEAD_SCAN_LIMIT, head_scan
 from ._hint import EncodingHint
-from ._prescan import PRESCAN_LIMIT, _OutOfBytes, _scan
+from ._prescan import PRESCAN_LIMIT, _OutOfBytes, _scan, prescan_stage
 from ._result import Confidence, Provenance, Source
 from ._split import split_point
 
@@ -133,6 +135,8 @@ class StreamDecoder:
         self._drop = 0
         self._protect = 0
         self._hint: EncodingHint | None = None
+        self._prescanned = False  # the first 1024 bytes were prescanned (nothing found)
+        self._head_scanned = False  # the head scan has seen all it ever reads
         self._closed = False
         self._fffd = 0
         self._encoded_fffd = 0
@@ -195,8 +199,12 @@ class StreamDecoder:
         hint = legacy_extract_an_encoding(self._mime)
         if hint is not None:
             return hint
-        if self._html and not final and buffered < PRESCAN_LIMIT:
-            return _prescan_prefix(bytes(self._buffer))
+        if self._html and not final:
+            if buffered < PRESCAN_LIMIT:
+                return _prescan_prefix(bytes(self._buffer))
+            hint = self._scan_head()
+            if hint is not None:
+                return hint
         if not final and buffered < self._limit:
             return None  # no copy of the buffer while waiting
         data = bytes(self._buffer)
@@ -207,6 +215,25 @@ class StreamDecoder:
         return decide(
             data, self._content_type, url=self._url, default_encoding=self._default_encoding
         )
+
+    def _scan_head(self) -> EncodingHint | None:
+        """The prescan of the first 1024 bytes, then the head scan of what has arrived.
+
+        The prescan reads exactly the first 1024 bytes, as ``decode_html``
+        does. The head scan of a prefix that *finds* a ``<meta>`` finds the
+        same one in the whole body (it reads forward, a truncated tag runs out
+        of bytes, every ``find`` is for the first occurrence); once 64 KiB
+        have arrived its answer is final either way.
+        """
+        if not self._prescanned:
+            self._prescanned = True
+            hint = prescan_stage(bytes(self._buffer[:PRESCAN_LIMIT]))
+            if hint is not None:
+                return hint
+        if self._head_scanned:
+            return None
+        self._head_scanned = len(self._buffer) >= HEAD_SCAN_LIMIT
+        return head_scan(bytes(self._buffer[:HEAD_SCAN_LIMIT]))
 
     def _start(self, hint: EncodingHint, final: bool = False) -> str:
         self._hint = hint
