@@ -5,18 +5,17 @@ raw body bytes and the real ``Content-Type`` header (all of its values, joined
 with ", " as Fetch's "get" combines them) and the response URL as the *url*
 hint, then runs :func:`~browser_decode.decode_html`. The clients' own ``.text``
 is never used: each decides the encoding its own way (requests: ISO-8859-1
-for any ``text/*`` without charset; httpx: UTF-8; Scrapy/w3lib: no prescan of
-``<meta>`` in every case, no detection).
+for any ``text/*`` without charset; httpx and aiohttp: UTF-8; Scrapy/w3lib:
+closest to browsers, but only the last Content-Type header and Python's
+codecs, e.g. ``cp1252`` with its five undefined bytes).
 
-+------------+--------------------------+----------------------------+--------+
-| client     | body                     | headers                    | url    |
-+============+==========================+============================+========+
-| requests   | ``.content``             | ``.headers.get``           | ``.url`` |
-| httpx      | ``.content`` / ``aread``  | ``.headers.get_list``      | ``.url`` |
-| aiohttp    | ``await .read()``        | ``.headers.getall``        | ``.url`` |
-| Scrapy     | ``.body``                | ``.headers.getlist`` (bytes) | ``.url`` |
-| urllib     | ``body=`` or ``.read()`` | ``.headers.get_all``       | ``.url`` |
-+------------+--------------------------+----------------------------+--------+
+Where each client keeps them:
+
+- requests: ``.content``, ``.headers.get`` (values already combined), ``.url``;
+- httpx: ``.content`` (or ``await .aread()``), ``.headers.get_list``, ``.url``;
+- aiohttp: ``await .read()``, ``.headers.getall``, ``.url``;
+- Scrapy: ``.body``, ``.headers.getlist`` (bytes values), ``.url``;
+- urllib: ``body=`` or ``.read()``, ``.headers.get_all``, ``.url``.
 """
 
 from __future__ import annotations
