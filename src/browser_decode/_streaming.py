@@ -10,8 +10,9 @@ as the bytes allow:
   received so far finds it complete (a prefix on which the prescan succeeds
   gives the same answer as the first 1024 bytes, see :func:`_prescan_prefix`);
   an XML declaration: once 1024 bytes have arrived;
-* a ``<meta>`` found by the head scan beyond 1024 bytes: as soon as it has
-  arrived complete (the same argument);
+* a ``<meta>`` found by the head scan beyond 1024 bytes: soon after it has
+  arrived complete (the same argument; the scan is repeated after every
+  512 bytes or 1/8 of the buffer, whichever is more);
 * otherwise (nothing declared in the head): after
   ``buffer_limit`` bytes (default 1 MiB) or at :meth:`StreamDecoder.close`,
   whichever comes first; then the later stages (the bounded head scan of
@@ -31,7 +32,8 @@ is ASCII and whose later bytes are windows-1251 is ``utf-8`` here and
 ``detected`` there.
 
 Memory: at most ``buffer_limit`` bytes while undecided, then the carry (at
-most a few bytes) plus the chunk being decoded.
+most 3 bytes; ISO-2022-JP: at most 1 KiB) plus the chunk being decoded and
+its text.
 """
 
 from __future__ import annotations
@@ -137,6 +139,7 @@ class StreamDecoder:
         self._hint: EncodingHint | None = None
         self._prescanned = False  # the first 1024 bytes were prescanned (nothing found)
         self._head_scanned = False  # the head scan has seen all it ever reads
+        self._next_head_scan = 0  # buffer size at which to run the head scan again
         self._closed = False
         self._fffd = 0
         self._encoded_fffd = 0
@@ -230,9 +233,13 @@ class StreamDecoder:
             hint = prescan_stage(bytes(self._buffer[:PRESCAN_LIMIT]))
             if hint is not None:
                 return hint
-        if self._head_scanned:
+        buffered = len(self._buffer)
+        if self._head_scanned or buffered < self._next_head_scan:
             return None
-        self._head_scanned = len(self._buffer) >= HEAD_SCAN_LIMIT
+        # Rescan only after some growth, so that tiny chunks cost no more than
+        # about 40 head scans of at most 64 KiB.
+        self._next_head_scan = buffered + max(512, buffered // 8)
+        self._head_scanned = buffered >= HEAD_SCAN_LIMIT
         return head_scan(bytes(self._buffer[:HEAD_SCAN_LIMIT]))
 
     def _start(self, hint: EncodingHint, final: bool = False) -> str:
