@@ -8,12 +8,19 @@
 
 from __future__ import annotations
 
+from ._adapters import (
+    adecode_response,
+    decode_response,
+    fix_requests_encoding,
+    httpx_default_encoding,
+)
 from ._api import decode_html
 from ._decode_body import decode_body
 from ._get_an_encoding import Encoding, get_encoding
 from ._normalize import normalize_for_matching
 from ._repair import RepairResult, RepairStatus, RepairStep, repair
 from ._result import Confidence, DecodeResult, Provenance, Source
+from ._streaming import StreamDecoder
 
 __all__ = [
     "Confidence",
@@ -24,9 +31,14 @@ __all__ = [
     "RepairStatus",
     "RepairStep",
     "Source",
+    "StreamDecoder",
+    "adecode_response",
     "decode_body",
     "decode_html",
+    "decode_response",
+    "fix_requests_encoding",
     "get_encoding",
+    "httpx_default_encoding",
     "normalize_for_matching",
     "repair",
 ]
