@@ -1,0 +1,376 @@
+"""Re-decode the HTML responses of WARC archives with :func:`decode_html`.
+
+Reading is FastWARC's (``pip install 'browser-decode[warc]'``), imported only
+when a WARC is read. The unit of work is a :class:`Task`: a byte range of one
+file that starts on a record boundary. A run is a list of tasks whose results
+are concatenated in task order, so the output does not depend on how many
+processes (or cluster workers) ran the tasks.
+
+For a cluster, :func:`read_pages` is the whole pipeline for one file or range:
+it needs nothing but the path and returns plain dicts.
+"""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import json
+import multiprocessing
+import os
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from typing import Any, Final, Literal
+
+from ._api import decode_html
+from ._warc_http import BrokenRecord, decode_payload, essence_of, html_essence, parse_response
+
+Content = Literal["html", "text", "none"]
+CONTENTS: Final = ("html", "text", "none")
+
+#: The fields of one output record, in output order (the last one is named
+#: after the content choice: ``html`` or ``text``; absent for ``none``).
+FIELDS: Final = (
+    "url", "record_id", "status", "content_type", "encoding", "source", "confidence",
+    "replacements", "bytes",
+)  # fmt: skip
+
+#: Files larger than this are split into tasks of about this many bytes.
+CHUNK_BYTES: Final = 16 << 20
+_PROGRESS_EVERY: Final = 64
+
+
+class MissingExtra(ImportError):
+    """An optional dependency is not installed; the message says what to install."""
+
+
+def _archive_iterator() -> Any:
+    try:
+        warc = importlib.import_module("fastwarc.warc")
+    except ImportError:
+        raise MissingExtra(
+            "reading WARC files needs FastWARC: pip install 'browser-decode[warc]'"
+        ) from None
+    return warc.ArchiveIterator
+
+
+@dataclass
+class Summary:
+    """What a run did: pages per encoding and source, records skipped and why."""
+
+    records: int = 0
+    pages: int = 0
+    encodings: Counter[str] = field(default_factory=Counter)
+    sources: Counter[str] = field(default_factory=Counter)
+    with_replacements: int = 0
+    skipped: Counter[str] = field(default_factory=Counter)
+
+    def add(self, other: Summary) -> None:
+        self.records += other.records
+        self.pages += other.pages
+        self.encodings.update(other.encodings)
+        self.sources.update(other.sources)
+        self.with_replacements += other.with_replacements
+        self.skipped.update(other.skipped)
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """Records of *path* that start at byte offsets in ``[start, stop)``."""
+
+    path: str
+    start: int = 0
+    stop: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Record:
+    position: int
+    type: str
+    record_id: str | None
+    uri: str | None
+    block: bytes
+    truncated: bool
+
+
+def _next_start(handle: Any, offset: int, gzipped: bool) -> int | None:
+    """The offset of the next plausible record start at or after *offset*."""
+    marker = b"\x1f\x8b\x08" if gzipped else b"\nWARC/1."
+    skip = 0 if gzipped else 1
+    handle.seek(max(offset - skip, 0))
+    base = handle.tell()
+    carry = b""
+    while chunk := handle.read(1 << 20):
+        data = carry + chunk
+        found = data.find(marker)
+        if found != -1:
+            return int(base + found + skip)
+        carry = data[-(len(marker) - 1) :]
+        base += len(data) - len(carry)
+    return None
+
+
+def iter_records(path: str, start: int = 0, stop: int | None = None) -> Iterator[_Record | str]:
+    """The WARC records of *path* that start in ``[start, stop)``, in file order.
+
+    Stretches FastWARC cannot parse give one ``str`` (the reason) each; reading
+    resumes at the next record start (a gzip member, or a ``WARC/1.`` line).
+    """
+    archive_iterator = _archive_iterator()
+    with open(path, "rb") as handle:
+        gzipped = handle.read(2) == b"\x1f\x8b"
+        position, last, failing = start, start - 1, False
+        while stop is None or position < stop:
+            handle.seek(position)
+            try:
+                for record in archive_iterator(handle, parse_http=False, fsspec_args=False):
+                    here = record.stream_pos
+                    if stop is not None and here >= stop:
+                        return
+                    last, failing = here, False
+                    block = record.reader.read()
+                    yield _Record(
+                        position=here,
+                        type=str(record.record_type),
+                        record_id=record.record_id,
+                        uri=record.headers.get("WARC-Target-URI"),
+                        block=block,
+                        truncated=len(block) < record.content_length,
+                    )
+                return
+            except Exception as error:  # FastWARC raises OSError (and others) on bad bytes
+                if not failing:
+                    yield f"broken archive ({str(error)[:60]})"
+                failing = True
+                resume = _next_start(handle, max(last, position) + 1, gzipped)
+                if resume is None:
+                    return
+                position = resume
+
+
+def index(path: str) -> list[int]:
+    """Byte offsets of the records of *path* (where a :class:`Task` may start)."""
+    return [r.position for r in iter_records(path) if isinstance(r, _Record)]
+
+
+class _TextExtractor(HTMLParser):
+    _SKIP: Final = frozenset({"script", "style", "noscript", "template"})
+    _BREAK: Final = frozenset(
+        {"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "title", "section"}
+    )
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self._skipping = 0
+
+    def handle_starttag(self, tag: str, attrs: object) -> None:
+        if tag in self._SKIP:
+            self._skipping += 1
+        elif tag in self._BREAK:
+            self.parts.append("\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self._SKIP:
+            self._skipping = max(self._skipping - 1, 0)
+        elif tag in self._BREAK:
+            self.parts.append("\n")
+
+    def handle_data(self, data: str) -> None:
+        if not self._skipping:
+            self.parts.append(data)
+
+
+def html_to_text(html: str) -> str:
+    """The visible text of a document, roughly: no markup, scripts or styles."""
+    extractor = _TextExtractor()
+    extractor.feed(html)
+    extractor.close()
+    lines = (" ".join(line.split()) for line in "".join(extractor.parts).split("\n"))
+    return "\n".join(line for line in lines if line)
+
+
+def page_of(record: _Record, content: Content = "html") -> dict[str, Any] | str:
+    """The output record for one WARC record, or the reason it is skipped."""
+    if record.type != "response":
+        return f"not a response ({record.type})"
+    if record.truncated:
+        return "broken: truncated record"
+    try:
+        response = parse_response(record.block)
+        body = decode_payload(response)
+    except BrokenRecord as reason:
+        return str(reason)
+    if html_essence(response.content_type, body) is None:
+        return f"not HTML ({essence_of(response.content_type)})"
+    text, provenance = decode_html(body, response.content_type, url=record.uri)
+    page: dict[str, Any] = {
+        "url": record.uri,
+        "record_id": record.record_id,
+        "status": response.status,
+        "content_type": response.content_type,
+        "encoding": provenance.encoding,
+        "source": provenance.source.value,
+        "confidence": provenance.confidence.value,
+        "replacements": provenance.replacements,
+        "bytes": len(body),
+    }
+    if content == "html":
+        page["html"] = text
+    elif content == "text":
+        page["text"] = html_to_text(text)
+    return page
+
+
+def read_pages(
+    path: str,
+    *,
+    content: Content = "html",
+    start: int = 0,
+    stop: int | None = None,
+    summary: Summary | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Iterator[dict[str, Any]]:
+    """The decoded HTML pages of one WARC file (or of a :class:`Task`'s range).
+
+    Every record is counted in *summary* (if given); records that give no page
+    are counted in ``summary.skipped`` by reason. *progress* is called now and
+    then with (records read since the last call, current byte offset).
+    """
+    if content not in CONTENTS:
+        raise ValueError(f"content must be one of {CONTENTS}, not {content!r}")
+    summary = Summary() if summary is None else summary
+    since = 0
+    for item in iter_records(path, start, stop):
+        if isinstance(item, str):
+            summary.skipped[item] += 1
+            continue
+        summary.records += 1
+        page = page_of(item, content)
+        if isinstance(page, str):
+            summary.skipped[page] += 1
+        else:
+            summary.pages += 1
+            summary.encodings[page["encoding"]] += 1
+            summary.sources[page["source"]] += 1
+            summary.with_replacements += page["replacements"] > 0
+            yield page
+        since += 1
+        if progress is not None and since >= _PROGRESS_EVERY:
+            progress(since, item.position)
+            since = 0
+    if progress is not None and since:
+        progress(since, -1)
+
+
+def to_json_line(page: dict[str, Any]) -> bytes:
+    """One JSON Lines record (UTF-8; lone surrogates, if any, are escaped)."""
+    try:
+        return (json.dumps(page, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+    except UnicodeEncodeError:
+        return (json.dumps(page, separators=(",", ":")) + "\n").encode()
+
+
+@dataclass
+class TaskResult:
+    """A task's output: JSON Lines bytes or rows, and its summary."""
+
+    summary: Summary
+    span: int
+    jsonl: bytes = b""
+    rows: list[dict[str, Any]] = field(default_factory=list)
+
+
+def run_task(
+    task: Task,
+    content: Content = "html",
+    output: Literal["jsonl", "rows"] = "jsonl",
+    progress: Callable[[int, int], None] | None = None,
+) -> TaskResult:
+    """Run one task; safe to call in any process (it only reads *task.path*).
+
+    *progress* gets (records, bytes) read since its previous call.
+    """
+    summary = Summary()
+    stop = os.path.getsize(task.path) if task.stop is None else task.stop
+    done = task.start
+
+    def report(records: int, position: int) -> None:
+        nonlocal done
+        position = stop if position < 0 else position
+        assert progress is not None
+        progress(records, position - done)
+        done = position
+
+    pages = read_pages(
+        task.path,
+        content=content,
+        start=task.start,
+        stop=task.stop,
+        summary=summary,
+        progress=None if progress is None else report,
+    )
+    if output == "rows":
+        return TaskResult(summary, stop - task.start, rows=list(pages))
+    return TaskResult(summary, stop - task.start, jsonl=b"".join(map(to_json_line, pages)))
+
+
+def split(path: str, positions: Iterable[int], chunk_bytes: int = CHUNK_BYTES) -> list[Task]:
+    """Tasks of about *chunk_bytes* each over *path*, cut at record *positions*."""
+    starts = [0]
+    for position in positions:
+        if position - starts[-1] >= chunk_bytes:
+            starts.append(position)
+    stops: list[int | None] = [*starts[1:], None]
+    return [Task(path, start, stop) for start, stop in zip(starts, stops, strict=True)]
+
+
+def _plan(paths: list[str], jobs: int, chunk_bytes: int, pool: Executor | None) -> list[Task]:
+    """One task per file, and files over *chunk_bytes* split when *jobs* > 1.
+
+    Splitting needs an index pass (FastWARC skips over the records), which one
+    process does not need: whole files and their splits give the same records.
+    """
+    big = [p for p in paths if jobs > 1 and os.path.getsize(p) > chunk_bytes]
+    mapper = map if pool is None else pool.map
+    indexes = dict(zip(big, mapper(index, big), strict=True))
+    tasks: list[Task] = []
+    for path in paths:
+        tasks.extend(split(path, indexes[path], chunk_bytes) if path in indexes else [Task(path)])
+    return tasks
+
+
+def run(
+    paths: list[str],
+    *,
+    jobs: int = 1,
+    content: Content = "html",
+    output: Literal["jsonl", "rows"] = "jsonl",
+    chunk_bytes: int = CHUNK_BYTES,
+    progress: Callable[[int, int], None] | None = None,
+) -> Iterator[TaskResult]:
+    """The results of all tasks over *paths*, in order, on *jobs* processes.
+
+    The concatenated output is the same for every *jobs*: each task's output
+    depends only on its byte range, and results are yielded in task order.
+    *progress* gets (records, bytes) as work completes.
+    """
+    _archive_iterator()  # fail early, in this process, when FastWARC is missing
+    if jobs <= 1:
+        for task in _plan(paths, 1, chunk_bytes, None):
+            yield run_task(task, content, output, progress)
+        return
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+        tasks = iter(_plan(paths, jobs, chunk_bytes, pool))
+        window: deque[Future[TaskResult]] = deque()
+        for task in itertools.islice(tasks, 2 * jobs):
+            window.append(pool.submit(run_task, task, content, output))
+        while window:
+            result = window.popleft().result()
+            for task in itertools.islice(tasks, 1):
+                window.append(pool.submit(run_task, task, content, output))
+            if progress is not None:
+                progress(result.summary.records, result.span)
+            yield result
