@@ -118,6 +118,8 @@ def dechunk(data: bytes) -> bytes | None:
     while position < len(data):
         line_end = data.find(b"\n", position)
         if line_end == -1:
+            if position == 0:
+                return None  # one line: not chunked
             break  # cut inside a chunk-size line
         size_field = data[position:line_end].split(b";", 1)[0].strip()
         if _HEX.fullmatch(size_field) is None:

@@ -1,0 +1,433 @@
+"""WARC re-decoding: archives built here from example pages, read back through the CLI.
+
+The truth for every page is the document the test wrote and the encoding the
+test encoded it in; the archives are written byte by byte by the builder below
+(so that broken records can be written too), plain and with one gzip member per
+record.
+"""
+
+from __future__ import annotations
+
+import gzip
+import importlib
+import json
+import pickle
+import uuid
+import zlib
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from browser_decode import Confidence, DecodeResult, Provenance, Source, decode_html, get_encoding
+from browser_decode._get_an_encoding import ENCODINGS
+from browser_decode._warc_http import dechunk, sniffs_as_html
+
+# --------------------------------------------------------------------------- builder
+
+
+def warc_record(kind: str, uri: str, block: bytes, number: int, extra: str = "") -> bytes:
+    """One WARC/1.1 record (WARC 1.1, section 4: version line, named fields, CRLF, block)."""
+    record_id = f"<urn:uuid:{uuid.UUID(int=number)}>"
+    msgtype = "request" if kind == "request" else "response"
+    head = (
+        f"WARC/1.1\r\nWARC-Type: {kind}\r\nWARC-Record-ID: {record_id}\r\n"
+        f"WARC-Date: 2024-05-01T12:00:00Z\r\nWARC-Target-URI: {uri}\r\n{extra}"
+        f"Content-Type: application/http; msgtype={msgtype}\r\n"
+        f"Content-Length: {len(block)}\r\n\r\n"
+    )
+    return head.encode() + block + b"\r\n\r\n"
+
+
+def http_response(body: bytes, *headers: str, status: str = "200 OK") -> bytes:
+    lines = [f"HTTP/1.1 {status}", *headers]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body
+
+
+def chunked(data: bytes, size: int = 7, extension: str = "") -> bytes:
+    parts = [
+        f"{len(data[i : i + size]):x}{extension}\r\n".encode() + data[i : i + size] + b"\r\n"
+        for i in range(0, len(data), size)
+    ]
+    return b"".join(parts) + b"0\r\n\r\n"
+
+
+@dataclass(frozen=True)
+class Case:
+    """One record of the test archive and what must come out of it."""
+
+    uri: str
+    block: bytes
+    kind: str = "response"
+    #: For a page: the document and the encoding it was written in.
+    document: str | None = None
+    encoding: str | None = None
+    source: str | None = None
+    #: For a skipped record: the reason's start.
+    skipped: str | None = None
+
+
+JA = '<html><head><meta charset="shift_jis"><title>ニュース</title></head><body><p>日本語のページです。'
+RU = (
+    '<meta http-equiv="Content-Type" content="text/html; charset=windows-1251">'
+    "<p>Съешь же ещё этих мягких французских булок, да выпей чаю.</p>"
+)
+KO = "<!doctype html><meta charset=euc-kr><title>뉴스</title><p>안녕하세요, 세계! 오늘의 날씨는 맑음.</p>"
+ZH = "<html><head><title>新闻</title></head><body><p>今天天气很好，我们去公园散步吧。</p></body></html>"
+FR = "<!DOCTYPE html><html><head><meta charset=windows-1252></head><p>Café crème brûlée à la française</p>"
+EN = "<!doctype html><title>Weather</title><p>Sunny today — 23 °C.</p>"
+
+CASES: tuple[Case, ...] = (
+    Case(
+        "urn:warcinfo", b"software: test\r\n", kind="warcinfo", skipped="not a response (warcinfo)"
+    ),
+    Case(
+        "http://example.jp/",
+        http_response(JA.encode("shift_jis"), "Content-Type: text/html"),
+        document=JA,
+        encoding="Shift_JIS",
+        source="meta",
+    ),
+    Case(
+        "http://example.com/weather",
+        b"GET /weather HTTP/1.1\r\nHost: example.com\r\n\r\n",
+        kind="request",
+        skipped="not a response (request)",
+    ),
+    Case(
+        "http://example.com/weather",
+        http_response(EN.encode(), "Content-Type: text/html; charset=UTF-8"),
+        document=EN,
+        encoding="UTF-8",
+        source="header",
+    ),
+    Case(
+        "http://example.ru/gzip",
+        http_response(
+            gzip.compress(RU.encode("cp1251"), mtime=0),
+            "Content-Type: text/html",
+            "Content-Encoding: gzip",
+        ),
+        document=RU,
+        encoding="windows-1251",
+        source="meta",
+    ),
+    Case(
+        "http://example.kr/chunked",
+        http_response(
+            chunked(KO.encode("euc-kr"), extension=";name=value"),
+            "Content-Type: text/html",
+            "Transfer-Encoding: chunked",
+        ),
+        document=KO,
+        encoding="EUC-KR",
+        source="meta",
+    ),
+    Case(
+        "http://example.cn/chunked-deflate",
+        http_response(
+            chunked(zlib.compress(ZH.encode("gbk")), size=16),
+            "Content-Type: text/html; charset=gbk",
+            "Transfer-Encoding: chunked",
+            "Content-Encoding: deflate",
+        ),
+        document=ZH,
+        encoding="GBK",
+        source="header",
+    ),
+    Case(
+        # Transfer-Encoding kept in the headers, payload stored de-chunked.
+        "http://example.com/dechunked-by-crawler",
+        http_response(EN.encode(), "Content-Type: text/html", "Transfer-Encoding: chunked"),
+        document=EN,
+        encoding="UTF-8",
+        source="utf-8",
+    ),
+    Case(
+        "http://example.fr/no-content-type",
+        http_response(FR.encode("cp1252")),
+        document=FR,
+        encoding="windows-1252",
+        source="meta",
+    ),
+    Case(
+        "http://example.com/logo.png",
+        http_response(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR", "Content-Type: image/png"),
+        skipped="not HTML (image/png)",
+    ),
+    Case(
+        "http://example.com/file",
+        http_response(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n"),
+        skipped="not HTML (no Content-Type)",
+    ),
+    Case(
+        "http://example.com/weather",
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n",
+        kind="revisit",
+        skipped="not a response (revisit)",
+    ),
+    Case(
+        "http://example.com/compress",
+        http_response(b"\x1f\x9d\x90", "Content-Type: text/html", "Content-Encoding: compress"),
+        skipped="unsupported Content-Encoding: compress",
+    ),
+    Case(
+        "http://example.com/cut-headers",
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nServer: x",
+        skipped="broken: HTTP headers do not end",
+    ),
+)
+GARBAGE = b"this is not a WARC record\r\n\r\n"
+TRUNCATED = Case(
+    "http://example.com/truncated",
+    http_response(b"<html>" + b"x" * 4000, "Content-Type: text/html"),
+    skipped="broken: truncated record",
+)
+
+
+def build(path: Path, cases: tuple[Case, ...], *, gz: bool, garbage_after: int | None = None,
+          truncate_last: bool = False) -> Path:  # fmt: skip
+    records = [warc_record(c.kind, c.uri, c.block, n) for n, c in enumerate(cases, 1)]
+    members = [gzip.compress(r, mtime=0) if gz else r for r in records]
+    if garbage_after is not None:
+        members.insert(garbage_after, GARBAGE)
+    if truncate_last:
+        members[-1] = members[-1][: len(members[-1]) // 2]
+    path.write_bytes(b"".join(members))
+    return path
+
+
+# --------------------------------------------------------------------------- pickling
+
+
+def test_library_objects_pickle() -> None:
+    """Cluster workers send results between processes: every public object pickles."""
+    for encoding in ENCODINGS.values():
+        assert pickle.loads(pickle.dumps(encoding)) is encoding
+    for source in Source:
+        for confidence in Confidence:
+            provenance = Provenance("Shift_JIS", source, confidence, "sjis", 12, 1, 0.5, "EUC-JP")
+            assert pickle.loads(pickle.dumps(provenance)) == provenance
+    result = decode_html(b"<meta charset=shift_jis>\x82\xa0")
+    copy = pickle.loads(pickle.dumps(result))
+    assert isinstance(copy, DecodeResult)
+    assert copy == result
+    assert copy.encoding == "Shift_JIS"
+    assert pickle.loads(pickle.dumps(get_encoding("latin1"))) is get_encoding("windows-1252")
+
+
+# --------------------------------------------------------------------------- HTTP framing
+
+
+def test_dechunk() -> None:
+    data = "Привет, chunked world".encode()
+    assert dechunk(chunked(data)) == data
+    assert dechunk(chunked(data, 3, ";ext=1")) == data
+    assert dechunk(b"0\r\n\r\n") == b""
+    # RFC 9112 allows trailer fields after the last chunk.
+    assert dechunk(b"3\r\nabc\r\n0\r\nExpires: never\r\n\r\n") == b"abc"
+    # Cut short: the chunks that arrived.
+    # "7\r\n" + 7 bytes + "\r\n", then "7\r\n" and 5 of the next 7 bytes.
+    assert dechunk(chunked(data)[:20]) == data[:12]
+    # Not chunked at all (a crawler removed the coding but kept the header).
+    assert dechunk(b"<html>hello</html>") is None
+
+
+@pytest.mark.parametrize(
+    ("body", "html"),
+    [
+        (b"<!DOCTYPE html><p>", True),
+        (b"  \n\t<!doctype HTML>", True),
+        (b"<html lang=en>", True),
+        (b"<HEAD>", True),
+        (b"<p>text", True),
+        (b"<b>bold", True),
+        (b"<br>", True),
+        (b"<!-- comment -->", True),
+        (b"<a href=x>", True),
+        (b"<body onload=x>", True),
+        (b"<abbr>", False),  # "<A" must be followed by SP or ">"
+        (b"<html", False),  # no tag-terminating byte
+        (b"<?xml version='1.0'?><html>", False),
+        (b"%PDF-1.4", False),
+        (b"", False),
+        (b"hello <html>", False),
+    ],
+)
+def test_sniffs_as_html(body: bytes, html: bool) -> None:
+    assert sniffs_as_html(body) is html
+
+
+# --------------------------------------------------------------------------- archives
+
+fastwarc = pytest.importorskip("fastwarc", reason="the WARC reader is an extra: [warc]")
+
+from browser_decode import _warc, _warc_cli  # noqa: E402
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *args: str | Path) -> tuple[int, str]:
+    status = _warc_cli.main([str(a) for a in args])
+    return status, capsys.readouterr().err
+
+
+def read_jsonl(path: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def expected_skips(cases: tuple[Case, ...]) -> Counter[str]:
+    return Counter(c.skipped for c in cases if c.skipped is not None)
+
+
+def check_pages(pages: list[dict[str, object]], cases: tuple[Case, ...]) -> None:
+    wanted = [c for c in cases if c.document is not None]
+    assert [p["url"] for p in pages] == [c.uri for c in wanted]
+    for page, case in zip(pages, wanted, strict=True):
+        assert page["html"] == case.document, case.uri
+        assert (page["encoding"], page["source"]) == (case.encoding, case.source), case.uri
+        assert page["replacements"] == 0
+        assert page["bytes"] == len(case.document.encode(_PY_CODEC[case.encoding]))  # type: ignore[union-attr]
+        assert page["status"] == 200
+        assert str(page["record_id"]).startswith("<urn:uuid:")
+
+
+_PY_CODEC = {
+    "UTF-8": "utf-8",
+    "Shift_JIS": "shift_jis",
+    "windows-1251": "cp1251",
+    "EUC-KR": "euc-kr",
+    "GBK": "gbk",
+    "windows-1252": "cp1252",
+}
+
+
+def skip_counts(summary: _warc.Summary) -> Counter[str]:
+    """Skipped records by reason, with FastWARC's messages for unreadable bytes merged."""
+    out: Counter[str] = Counter()
+    for reason, count in summary.skipped.items():
+        out["broken archive" if reason.startswith("broken archive (") else reason] += count
+    return out
+
+
+@pytest.mark.parametrize("gz", [False, True], ids=["plain", "gzip"])
+def test_pages_and_skips(tmp_path: Path, gz: bool) -> None:
+    archive = build(tmp_path / "a.warc", CASES, gz=gz)
+    summary = _warc.Summary()
+    pages = list(_warc.read_pages(str(archive), summary=summary))
+    check_pages(pages, CASES)
+    assert summary.records == len(CASES)
+    assert summary.pages == len(pages)
+    assert skip_counts(summary) == expected_skips(CASES)
+    assert summary.encodings == Counter(c.encoding for c in CASES if c.encoding)
+    assert summary.sources == Counter(c.source for c in CASES if c.source)
+
+
+@pytest.mark.parametrize("gz", [False, True], ids=["plain", "gzip"])
+def test_broken_archive_is_not_fatal(tmp_path: Path, gz: bool) -> None:
+    """Junk between records and a record cut short: counted, and reading goes on."""
+    cases = (*CASES, TRUNCATED)
+    archive = build(tmp_path / "a.warc", cases, gz=gz, garbage_after=4, truncate_last=True)
+    summary = _warc.Summary()
+    pages = list(_warc.read_pages(str(archive), summary=summary))
+    check_pages(pages, cases)
+    skips = skip_counts(summary)
+    assert skips["broken archive"] == 1  # the junk, read over once
+    if gz:  # the cut gzip member gives a record whose block is cut short
+        assert skips["broken: no HTTP status line"] == 1
+    else:
+        assert skips["broken: truncated record"] == 1
+    skips.subtract({"broken archive": 1, "broken: no HTTP status line": gz})
+    skips.subtract({"broken: truncated record": not gz})
+    assert +skips == expected_skips(CASES)
+
+
+def test_cli_counts_summary_and_exit_status(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    archive = build(tmp_path / "a.warc.gz", CASES, gz=True)
+    out = tmp_path / "pages.jsonl"
+    status, err = run_cli(capsys, archive, "--out", out, "--jobs", "1")
+    assert status == 0
+    pages = read_jsonl(out)
+    check_pages(pages, CASES)
+    assert list(pages[0]) == [*_warc.FIELDS, "html"]
+    n_pages = sum(1 for c in CASES if c.document)
+    assert f"{len(CASES)} records" in err
+    assert f"pages: {n_pages}" in err
+    assert f"skipped: {len(CASES) - n_pages}" in err
+    assert "with replacement characters (U+FFFD): 0" in err
+    for name in ("Shift_JIS", "windows-1251", "EUC-KR", "GBK", "meta", "header", "utf-8"):
+        assert f"    {name} " in err
+    assert "not HTML (image/png)" in err
+    assert "not a response (request)" in err
+    assert "not a response (revisit)" in err
+
+    # A missing input file: the others are still decoded, exit status 1.
+    status, err = run_cli(capsys, tmp_path / "missing.warc", archive, "--out", out)
+    assert status == 1
+    assert "cannot read" in err
+    assert len(read_jsonl(out)) == n_pages
+
+    # Usage errors exit with 2.
+    with pytest.raises(SystemExit) as exit_info:
+        _warc_cli.main([str(archive)])
+    assert exit_info.value.code == 2
+    capsys.readouterr()
+
+
+def test_cli_content_choices(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    archive = build(tmp_path / "a.warc", CASES, gz=False)
+    out = tmp_path / "pages.jsonl"
+    assert run_cli(capsys, archive, "--out", out, "--content", "text", "--jobs", "1")[0] == 0
+    pages = read_jsonl(out)
+    assert pages[0]["text"] == "ニュース\n日本語のページです。"
+    assert "html" not in pages[0]
+    assert run_cli(capsys, archive, "--out", out, "--content", "none", "--jobs", "1")[0] == 0
+    assert list(read_jsonl(out)[0]) == list(_warc.FIELDS)
+
+
+def test_cli_parquet(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    parquet = pytest.importorskip("pyarrow.parquet")
+    archive = build(tmp_path / "a.warc.gz", CASES, gz=True)
+    jsonl, out = tmp_path / "pages.jsonl", tmp_path / "pages.parquet"
+    assert run_cli(capsys, archive, "--out", jsonl, "--jobs", "1")[0] == 0
+    assert run_cli(capsys, archive, "--out", out, "--jobs", "2", "--chunk-size", "600")[0] == 0
+    assert parquet.read_table(out).to_pylist() == read_jsonl(jsonl)
+
+
+def test_missing_extra_is_explained(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = importlib.import_module
+
+    def without_fastwarc(name: str, package: str | None = None) -> object:
+        if name.startswith("fastwarc"):
+            raise ImportError(name)
+        return real(name, package)
+
+    monkeypatch.setattr(importlib, "import_module", without_fastwarc)
+    archive = build(tmp_path / "a.warc", CASES, gz=False)
+    status, err = run_cli(capsys, archive, "--out", tmp_path / "o.jsonl")
+    assert status == 2
+    assert "pip install 'browser-decode[warc]'" in err
+
+
+def test_all_cores_output_is_identical(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Two files, one split into many record ranges: same bytes as one process."""
+    cases = (*CASES, TRUNCATED)
+    first = build(tmp_path / "a.warc.gz", CASES * 3, gz=True, garbage_after=9)
+    second = build(tmp_path / "b.warc", cases * 2, gz=False, garbage_after=20, truncate_last=True)
+    one, many = tmp_path / "one.jsonl", tmp_path / "many.jsonl"
+    status, err_one = run_cli(capsys, first, second, "--out", one, "--jobs", "1")
+    assert status == 0
+    status, err_many = run_cli(
+        capsys, first, second, "--out", many, "--jobs", "2", "--chunk-size", "1500"
+    )
+    assert status == 0
+    tasks = _warc._plan([str(first), str(second)], 2, 1500, None)
+    assert len(tasks) > 10  # the split really cut both files into ranges
+    assert many.read_bytes() == one.read_bytes()
+    # 3 + 2 copies of the pages, and the first (uncut) copy of TRUNCATED's page.
+    assert len(read_jsonl(one)) == 5 * sum(1 for c in CASES if c.document) + 1
+    # Same summary, apart from the timing line.
+    assert err_many.splitlines()[1:] == err_one.splitlines()[1:]
