@@ -68,14 +68,26 @@ class Case:
     skipped: str | None = None
 
 
-JA = '<html><head><meta charset="shift_jis"><title>ニュース</title></head><body><p>日本語のページです。'
+JA = (
+    '<html><head><meta charset="shift_jis"><title>ニュース</title></head>'
+    "<body><p>日本語のページです。"
+)
 RU = (
     '<meta http-equiv="Content-Type" content="text/html; charset=windows-1251">'
     "<p>Съешь же ещё этих мягких французских булок, да выпей чаю.</p>"
 )
-KO = "<!doctype html><meta charset=euc-kr><title>뉴스</title><p>안녕하세요, 세계! 오늘의 날씨는 맑음.</p>"
-ZH = "<html><head><title>新闻</title></head><body><p>今天天气很好，我们去公园散步吧。</p></body></html>"
-FR = "<!DOCTYPE html><html><head><meta charset=windows-1252></head><p>Café crème brûlée à la française</p>"
+KO = (
+    "<!doctype html><meta charset=euc-kr><title>뉴스</title>"
+    "<p>안녕하세요, 세계! 오늘의 날씨는 맑음.</p>"
+)
+ZH = (
+    "<html><head><title>新闻</title></head>"
+    "<body><p>今天天气很好，我们去公园散步吧。</p></body></html>"
+)
+FR = (
+    "<!DOCTYPE html><html><head><meta charset=windows-1252></head>"
+    "<p>Café crème brûlée à la française</p>"
+)
 EN = "<!doctype html><title>Weather</title><p>Sunny today — 23 °C.</p>"
 
 CASES: tuple[Case, ...] = (
