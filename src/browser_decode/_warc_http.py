@@ -9,6 +9,7 @@ here therefore checks that the bytes really are coded before undoing it.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 import zlib
@@ -51,6 +52,13 @@ _RESOURCE_HEADER: Final = 1445
 _HEX: Final = re.compile(rb"[0-9A-Fa-f]{1,16}")
 
 
+# A header line ("field-name ":" OWS field-value OWS", RFC 9112 section 5) of the
+# three fields this module reads; names are case-insensitive.
+_WANTED: Final = re.compile(
+    rb"^(content-type|transfer-encoding|content-encoding)[ \t]*:(.*)$", re.IGNORECASE | re.MULTILINE
+)
+
+
 class BrokenRecord(Exception):
     """The record cannot give a page; ``str(error)`` is the reason for the summary."""
 
@@ -81,23 +89,21 @@ def parse_response(block: bytes) -> HttpResponse:
         raise BrokenRecord("broken: no HTTP status line")
     end = block.find(b"\r\n\r\n")
     sep = 4
-    bare = block.find(b"\n\n")
-    if bare != -1 and (end == -1 or bare < end):
+    bare = block.find(b"\n\n", 0, None if end == -1 else end)
+    if bare != -1:
         end, sep = bare, 2
     if end == -1:
         raise BrokenRecord("broken: HTTP headers do not end")
-    lines = block[:end].split(b"\n")
-    status_fields = lines[0].split(None, 2)
-    code = status_fields[1] if len(status_fields) > 1 else b""
-    status = int(code) if code.isdigit() else None
+    head = block[:end]
+    status_line = head.split(b"\n", 1)[0].split(None, 2)
+    code = status_line[1] if len(status_line) > 1 else b""
+    # Only three fields matter here; the others are never decoded.
     headers: dict[str, list[str]] = {}
-    for line in lines[1:]:
-        name, colon, value = line.partition(b":")
-        if colon:
-            key = ascii_lowercase(isomorphic_decode(name.strip()))
-            headers.setdefault(key, []).append(isomorphic_decode(value.strip(b" \t\r")))
+    for name, value in _WANTED.findall(head):
+        key = ascii_lowercase(isomorphic_decode(name))
+        headers.setdefault(key, []).append(isomorphic_decode(value.strip(b" \t\r")))
     return HttpResponse(
-        status=status,
+        status=int(code) if code.isdigit() else None,
         content_type=_get(headers, "content-type"),
         transfer_encoding=_get(headers, "transfer-encoding"),
         content_encoding=_get(headers, "content-encoding"),
@@ -211,10 +217,17 @@ def html_essence(content_type: str | None, body: bytes) -> str | None:
 
     A missing, unparsable or "unknown" Content-Type is sniffed as browsers do.
     """
-    mime = None if content_type is None else extract_mime_type(content_type)
-    if mime is not None and mime.essence not in _UNKNOWN_ESSENCES:
-        return mime.essence if mime.essence in HTML_ESSENCES else None
+    essence = _essence(content_type)
+    if essence is not None and essence not in _UNKNOWN_ESSENCES:
+        return essence if essence in HTML_ESSENCES else None
     return "text/html" if sniffs_as_html(body) else None
+
+
+@functools.lru_cache(maxsize=1024)
+def _essence(content_type: str | None) -> str | None:
+    # Crawls repeat a few hundred Content-Type values: parse each once.
+    mime = None if content_type is None else extract_mime_type(content_type)
+    return None if mime is None else mime.essence
 
 
 def sniffs_as_html(body: bytes) -> bool:
@@ -232,5 +245,5 @@ def essence_of(content_type: str | None) -> str:
     """A short description of a Content-Type for the summary of skipped records."""
     if content_type is None:
         return "no Content-Type"
-    mime = extract_mime_type(content_type)
-    return "unparsable Content-Type" if mime is None else mime.essence[:60]
+    essence = _essence(content_type)
+    return "unparsable Content-Type" if essence is None else essence[:60]
