@@ -257,11 +257,12 @@ def resiliparse_decoder() -> Decoder | None:
 
     def decode(body: bytes, content_type: str | None = None, **_: object) -> DecodeResult:
         found = _CHARSET.search(content_type or "")
-        encoding = found.group(1) if found else detect_encoding(body, from_html_meta=True)
+        detected = detect_encoding(body, from_html_meta=True) if found is None else None
+        encoding = found.group(1) if found else detected or "utf-8"
         try:
             return _result(bytes_to_str(body, encoding), encoding)
         except LookupError:
-            encoding = detect_encoding(body, from_html_meta=True)
+            encoding = detect_encoding(body, from_html_meta=True) or "utf-8"
             return _result(bytes_to_str(body, encoding), encoding)
 
     return decode
@@ -271,15 +272,17 @@ def timed_run(
     path: Path, jobs: int, chunk: int, decoder: Decoder | None
 ) -> tuple[float, bytes, int]:
     """Seconds, JSON Lines output and records of one pipeline run."""
-    original = _warc.decode_html
+    # Swap the decoder of the pipeline (in this process: peers run on 1 process).
+    namespace = vars(_warc)
+    original = namespace["decode_html"]
     if decoder is not None:
-        _warc.decode_html = decoder  # type: ignore[assignment]
+        namespace["decode_html"] = decoder
     try:
         started = time.perf_counter()
         results = list(_warc.run([str(path)], jobs=jobs, chunk_bytes=chunk))
         seconds = time.perf_counter() - started
     finally:
-        _warc.decode_html = original
+        namespace["decode_html"] = original
     return seconds, b"".join(r.jsonl for r in results), sum(r.summary.records for r in results)
 
 

@@ -298,7 +298,8 @@ def check_pages(pages: list[dict[str, object]], cases: tuple[Case, ...]) -> None
         assert page["html"] == case.document, case.uri
         assert (page["encoding"], page["source"]) == (case.encoding, case.source), case.uri
         assert page["replacements"] == 0
-        assert page["bytes"] == len(case.document.encode(_PY_CODEC[case.encoding]))  # type: ignore[union-attr]
+        assert case.document is not None and case.encoding is not None
+        assert page["bytes"] == len(case.document.encode(_PY_CODEC[case.encoding]))
         assert page["status"] == 200
         assert str(page["record_id"]).startswith("<urn:uuid:")
 
@@ -443,3 +444,43 @@ def test_all_cores_output_is_identical(tmp_path: Path, capsys: pytest.CaptureFix
     assert len(read_jsonl(one)) == 5 * sum(1 for c in CASES if c.document) + 1
     # Same summary, apart from the timing line.
     assert err_many.splitlines()[1:] == err_one.splitlines()[1:]
+
+
+# --------------------------------------------------------------------------- cluster
+
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "warc.md"
+
+
+def recipe() -> dict[str, object]:
+    """The Dask recipe of docs/warc.md, executed as written."""
+    text = DOCS.read_text(encoding="utf-8")
+    block = text.split("<!-- recipe: dask", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    namespace: dict[str, object] = {"__name__": "warc_recipe"}
+    exec(compile(block, str(DOCS), "exec"), namespace)
+    return namespace
+
+
+def test_cluster_recipe_on_a_local_dask_cluster(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    distributed = pytest.importorskip("dask.distributed", reason="the cluster engine: [dask]")
+    first = build(tmp_path / "a.warc.gz", CASES * 3, gz=True, garbage_after=9)
+    second = build(tmp_path / "b.warc", (*CASES, TRUNCATED), gz=False, truncate_last=True)
+    cli_out = tmp_path / "cli.jsonl"
+    assert run_cli(capsys, first, second, "--out", cli_out, "--jobs", "1")[0] == 0
+
+    decode_archives = recipe()["decode_archives"]
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        summary = decode_archives(  # type: ignore[operator]
+            client, [str(first), str(second)], tmp_path / "parts", chunk_bytes=2000
+        )
+    parts = sorted((tmp_path / "parts").glob("part-*.jsonl"))
+    assert len(parts) > 4  # the files were cut into ranges
+    assert b"".join(p.read_bytes() for p in parts) == cli_out.read_bytes()
+    assert summary.pages == len(read_jsonl(cli_out))
+    assert summary.records == 4 * len(CASES) + 1
