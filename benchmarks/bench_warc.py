@@ -39,6 +39,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from browser_decode import Confidence, DecodeResult, Provenance, Source, _warc
+from browser_decode._warc_http import parse_response
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "dev"
 
@@ -301,6 +302,32 @@ def wrong(output: bytes, truth: dict[str, tuple[str, str]]) -> tuple[int, int, C
     return sum(per_kind.values()) - undeclared, undeclared, per_kind
 
 
+def print_decoder_costs(
+    path: Path, truth: dict[str, tuple[str, str]], decoders: list[tuple[str, Decoder]]
+) -> None:
+    """Where the time goes: the decoder alone, microseconds per page, by kind of page."""
+    bodies: list[tuple[bytes, str | None, str, str]] = []
+    for record in _warc.iter_records(str(path)):
+        if isinstance(record, str) or record.uri not in truth:
+            continue
+        response = parse_response(record.block)
+        bodies.append(
+            (response.payload, response.content_type, record.uri or "", truth[record.uri][1])
+        )
+    print("\ndecoder alone, microseconds per page (pipeline overhead excluded):")
+    kinds = sorted({kind for *_, kind in bodies})
+    print(f"{'kind of page':<20}" + "".join(f"{name:>16}" for name, _ in decoders))
+    for kind in kinds:
+        costs = []
+        for _, decode in decoders:
+            pages = [(b, ct, url) for b, ct, url, k in bodies if k == kind]
+            started = time.perf_counter()
+            for body, content_type, url in pages:
+                decode(body, content_type, url=url)
+            costs.append((time.perf_counter() - started) / len(pages) * 1e6)
+        print(f"{kind:<20}" + "".join(f"{cost:>16.0f}" for cost in costs))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pages", type=int, default=3000)
@@ -316,6 +343,8 @@ def main() -> int:
         kinds = Counter(kind for _, kind in truth.values())
         print(f"WARC: {args.pages} responses ({len(truth)} HTML pages), {size / 1e6:.1f} MB gzip")
         print(f"text: {origin}")
+        load = os.getloadavg()[0]
+        print(f"cores: {jobs}, load average before the runs: {load:.2f} (other work skews timings)")
         print("pages per kind: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))
         # Tasks of ~1/8 of the file per core, so that all cores get work.
         chunk = max(size // (8 * jobs), 1 << 16)
@@ -354,6 +383,10 @@ def main() -> int:
             )
         print()
         print(f"scaling, {jobs} processes vs 1: {ours_one[1] / ours_all[1]:.2f}x")
+        decoders: list[tuple[str, Decoder]] = [("browser_decode", _warc.decode_html)]
+        if resiliparse is not None:
+            decoders.append(("resiliparse", resiliparse))
+        print_decoder_costs(path, truth, decoders)
         print(f"all-cores output byte-identical to 1 process: {identical}")
         for name, _, output, _ in rows:
             per_kind = wrong(output, truth)[2]

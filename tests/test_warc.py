@@ -484,3 +484,42 @@ def test_cluster_recipe_on_a_local_dask_cluster(
     assert b"".join(p.read_bytes() for p in parts) == cli_out.read_bytes()
     assert summary.pages == len(read_jsonl(cli_out))
     assert summary.records == 4 * len(CASES) + 1
+
+
+def test_brotli_content_encoding(tmp_path: Path) -> None:
+    brotli = pytest.importorskip("brotli")
+    case = Case(
+        "http://example.ru/br",
+        http_response(
+            brotli.compress(RU.encode("cp1251")), "Content-Type: text/html", "Content-Encoding: br"
+        ),
+        document=RU,
+        encoding="windows-1251",
+        source="meta",
+    )
+    archive = build(tmp_path / "a.warc", (case,), gz=False)
+    check_pages(list(_warc.read_pages(str(archive))), (case,))
+
+
+def test_progress_bar(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    archive = build(tmp_path / "a.warc", CASES, gz=False)
+    status, err = run_cli(capsys, archive, "--out", tmp_path / "o.jsonl", "--progress")
+    assert status == 0
+    bar = err.split("\n", 1)[0]
+    assert bar.startswith("\r[##############################] 100%")
+    assert f"{len(CASES)} records" in bar
+    assert bar.endswith("records/s")
+    status, err = run_cli(capsys, archive, "--out", tmp_path / "o.jsonl")  # not a terminal
+    assert err.startswith("browser-decode warc: 1 file(s)")
+
+
+def test_spawned_workers_give_the_same_output(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where fork is not used (macOS, Windows, threads), spawned workers agree too."""
+    archive = build(tmp_path / "a.warc.gz", CASES * 2, gz=True)
+    one = b"".join(r.jsonl for r in _warc.run([str(archive)], jobs=1))
+    monkeypatch.setattr(_warc.threading, "active_count", lambda: 2)  # as if threads ran
+    assert _warc._context().get_start_method() == "spawn"
+    many = b"".join(r.jsonl for r in _warc.run([str(archive)], jobs=2, chunk_bytes=1000))
+    assert many == one
