@@ -523,3 +523,32 @@ def test_spawned_workers_give_the_same_output(
     assert _warc._context().get_start_method() == "spawn"
     many = b"".join(r.jsonl for r in _warc.run([str(archive)], jobs=2, chunk_bytes=1000))
     assert many == one
+
+
+def test_big_records(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Headers longer than the first read, a big non-HTML body, an HTML body over the cap."""
+    cookie = "Set-Cookie: " + "c" * (_warc.HEAD_BYTES + 100)
+    cases = (
+        Case(
+            "http://example.com/long-headers",
+            http_response(EN.encode(), cookie, "Content-Type: text/html; charset=utf-8"),
+            document=EN,
+            encoding="UTF-8",
+            source="header",
+        ),
+        Case(
+            "http://example.com/video",
+            http_response(b"\0" * (3 * _warc.HEAD_BYTES), "Content-Type: video/mp4"),
+            skipped="not HTML (video/mp4)",
+        ),
+        Case(
+            "http://example.com/huge",
+            http_response(b"<p>" + b"a" * (3 * _warc.HEAD_BYTES), "Content-Type: text/html"),
+            skipped=f"too large (over {2 * _warc.HEAD_BYTES:,} bytes)",
+        ),
+    )
+    monkeypatch.setattr(_warc, "MAX_BODY", 2 * _warc.HEAD_BYTES)
+    archive = build(tmp_path / "a.warc", cases, gz=True)
+    summary = _warc.Summary()
+    check_pages(list(_warc.read_pages(str(archive), summary=summary)), cases)
+    assert summary.skipped == expected_skips(cases)

@@ -27,7 +27,17 @@ from html.parser import HTMLParser
 from typing import Any, Final, Literal
 
 from ._api import decode_html
-from ._warc_http import BrokenRecord, decode_payload, essence_of, html_essence, parse_response
+from ._warc_http import (
+    HTML_ESSENCES,
+    MAX_BODY,
+    UNKNOWN_ESSENCES,
+    BrokenRecord,
+    content_type_essence,
+    decode_payload,
+    essence_of,
+    html_essence,
+    parse_response,
+)
 
 Content = Literal["html", "text", "none"]
 CONTENTS: Final = ("html", "text", "none")
@@ -87,14 +97,40 @@ class Task:
     stop: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class _Record:
-    position: int
-    type: str
-    record_id: str | None
-    uri: str | None
-    block: bytes
-    truncated: bool
+class Record:
+    """One WARC record while it is the current one: its fields and lazily read block.
+
+    Only the first :data:`HEAD_BYTES` of the block are read up front: records
+    that turn out not to be HTML are skipped without reading (or holding) the
+    rest. :meth:`block` reads the rest, and only before the next record is read.
+    """
+
+    __slots__ = ("_read", "_rest", "head", "length", "position", "record_id", "type", "uri")
+
+    def __init__(
+        self,
+        position: int,
+        type: str,
+        record_id: str | None,
+        uri: str | None,
+        length: int,
+        head: bytes,
+        read: Callable[[int], bytes],
+    ) -> None:
+        self.position, self.type, self.record_id, self.uri = position, type, record_id, uri
+        self.length, self.head, self._read = length, head, read
+        self._rest: bytes | None = None
+
+    def block(self) -> bytes:
+        """The record's whole block (at most ``MAX_BODY`` + 1 bytes of it)."""
+        if self._rest is None:
+            complete = len(self.head) >= self.length or len(self.head) < HEAD_BYTES
+            self._rest = b"" if complete else self._read(MAX_BODY + 1 - len(self.head))
+        return self.head + self._rest
+
+
+#: How much of each block is read before deciding whether the record is a page.
+HEAD_BYTES: Final = 1 << 16
 
 
 def _next_start(handle: Any, offset: int, gzipped: bool) -> int | None:
@@ -114,7 +150,7 @@ def _next_start(handle: Any, offset: int, gzipped: bool) -> int | None:
     return None
 
 
-def iter_records(path: str, start: int = 0, stop: int | None = None) -> Iterator[_Record | str]:
+def iter_records(path: str, start: int = 0, stop: int | None = None) -> Iterator[Record | str]:
     """The WARC records of *path* that start in ``[start, stop)``, in file order.
 
     Stretches FastWARC cannot parse give one ``str`` (the reason) each; reading
@@ -132,14 +168,14 @@ def iter_records(path: str, start: int = 0, stop: int | None = None) -> Iterator
                     if stop is not None and here >= stop:
                         return
                     last, failing = here, False
-                    block = record.reader.read()
-                    yield _Record(
+                    yield Record(
                         position=here,
                         type=str(record.record_type),
                         record_id=record.record_id,
                         uri=record.headers.get("WARC-Target-URI"),
-                        block=block,
-                        truncated=len(block) < record.content_length,
+                        length=record.content_length,
+                        head=record.reader.read(HEAD_BYTES),
+                        read=record.reader.read,
                     )
                 return
             except Exception as error:  # FastWARC raises OSError (and others) on bad bytes
@@ -154,7 +190,7 @@ def iter_records(path: str, start: int = 0, stop: int | None = None) -> Iterator
 
 def index(path: str) -> list[int]:
     """Byte offsets of the records of *path* (where a :class:`Task` may start)."""
-    return [r.position for r in iter_records(path) if isinstance(r, _Record)]
+    return [r.position for r in iter_records(path) if isinstance(r, Record)]
 
 
 class _TextExtractor(HTMLParser):
@@ -194,14 +230,30 @@ def html_to_text(html: str) -> str:
     return "\n".join(line for line in lines if line)
 
 
-def page_of(record: _Record, content: Content = "html") -> dict[str, Any] | str:
+def page_of(record: Record, content: Content = "html") -> dict[str, Any] | str:
     """The output record for one WARC record, or the reason it is skipped."""
     if record.type != "response":
         return f"not a response ({record.type})"
-    if record.truncated:
-        return "broken: truncated record"
     try:
-        response = parse_response(record.block)
+        try:
+            response = parse_response(record.head)
+        except BrokenRecord:
+            if len(record.head) < HEAD_BYTES:
+                raise
+            response = parse_response(record.block())  # headers longer than HEAD_BYTES
+    except BrokenRecord as reason:
+        return "broken: truncated record" if len(record.block()) < record.length else str(reason)
+    essence = content_type_essence(response.content_type)
+    if essence is not None and essence not in HTML_ESSENCES and essence not in UNKNOWN_ESSENCES:
+        return f"not HTML ({essence[:60]})"  # skipped without reading the rest of the block
+    block = record.block()
+    if len(block) > MAX_BODY:
+        return f"too large (over {MAX_BODY:,} bytes)"
+    if len(block) < record.length:
+        return "broken: truncated record"
+    if len(block) != len(record.head):
+        response = parse_response(block)
+    try:
         body = decode_payload(response)
     except BrokenRecord as reason:
         return str(reason)

@@ -29,7 +29,7 @@ HTML_ESSENCES: Final = frozenset({"text/html", "application/xhtml+xml"})
 # "If the supplied MIME type is undefined or if the supplied MIME type's essence is
 # "unknown/unknown", "application/unknown", or "*/*", execute the rules for
 # identifying an unknown MIME type" -- https://mimesniff.spec.whatwg.org/#mime-type-sniffing-algorithm
-_UNKNOWN_ESSENCES: Final = frozenset({"unknown/unknown", "application/unknown", "*/*"})
+UNKNOWN_ESSENCES: Final = frozenset({"unknown/unknown", "application/unknown", "*/*"})
 
 # The HTML rows of "the rules for identifying an unknown MIME type": each pattern
 # is matched ASCII case-insensitively, after leading whitespace bytes, and must be
@@ -217,14 +217,14 @@ def html_essence(content_type: str | None, body: bytes) -> str | None:
 
     A missing, unparsable or "unknown" Content-Type is sniffed as browsers do.
     """
-    essence = _essence(content_type)
-    if essence is not None and essence not in _UNKNOWN_ESSENCES:
+    essence = content_type_essence(content_type)
+    if essence is not None and essence not in UNKNOWN_ESSENCES:
         return essence if essence in HTML_ESSENCES else None
     return "text/html" if sniffs_as_html(body) else None
 
 
 @functools.lru_cache(maxsize=1024)
-def _essence(content_type: str | None) -> str | None:
+def content_type_essence(content_type: str | None) -> str | None:
     # Crawls repeat a few hundred Content-Type values: parse each once.
     mime = None if content_type is None else extract_mime_type(content_type)
     return None if mime is None else mime.essence
@@ -245,5 +245,5 @@ def essence_of(content_type: str | None) -> str:
     """A short description of a Content-Type for the summary of skipped records."""
     if content_type is None:
         return "no Content-Type"
-    essence = _essence(content_type)
+    essence = content_type_essence(content_type)
     return "unparsable Content-Type" if essence is None else essence[:60]
