@@ -503,7 +503,9 @@ def test_brotli_content_encoding(tmp_path: Path) -> None:
 
 def test_progress_bar(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     archive = build(tmp_path / "a.warc", CASES, gz=False)
-    status, err = run_cli(capsys, archive, "--out", tmp_path / "o.jsonl", "--progress")
+    status, err = run_cli(
+        capsys, archive, "--out", tmp_path / "o.jsonl", "--progress", "--jobs", "1"
+    )
     assert status == 0
     bar = err.split("\n", 1)[0]
     assert bar.startswith("\r[##############################] 100%")
