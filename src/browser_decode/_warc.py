@@ -424,8 +424,8 @@ def run(
     *progress* gets (records, bytes) as work completes.
     """
     _archive_iterator()  # fail early, in this process, when FastWARC is missing
-    if jobs <= 1:
-        for task in _plan(paths, 1, chunk_bytes, None):
+    if jobs <= 1 or (len(paths) == 1 and os.path.getsize(paths[0]) <= chunk_bytes):
+        for task in _plan(paths, 1, chunk_bytes, None):  # no pool for one process or task
             yield run_task(task, content, output, progress)
         return
     with ProcessPoolExecutor(jobs, mp_context=_context()) as pool:
