@@ -437,7 +437,7 @@ def test_all_cores_output_is_identical(tmp_path: Path, capsys: pytest.CaptureFix
         capsys, first, second, "--out", many, "--jobs", "2", "--chunk-size", "1500"
     )
     assert status == 0
-    tasks = _warc._plan([str(first), str(second)], 2, 1500, None)
+    tasks = list(_warc.plan([str(first), str(second)], 2, 1500))
     assert len(tasks) > 10  # the split really cut both files into ranges
     assert many.read_bytes() == one.read_bytes()
     # 3 + 2 copies of the pages, and the first (uncut) copy of TRUNCATED's page.

@@ -21,7 +21,7 @@ import sys
 import threading
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any, Final, Literal
@@ -125,7 +125,10 @@ class Record:
         """The record's whole block (at most ``MAX_BODY`` + 1 bytes of it)."""
         if self._rest is None:
             complete = len(self.head) >= self.length or len(self.head) < HEAD_BYTES
-            self._rest = b"" if complete else self._read(MAX_BODY + 1 - len(self.head))
+            try:
+                self._rest = b"" if complete else self._read(MAX_BODY + 1 - len(self.head))
+            except Exception:  # unreadable bytes: the block is cut short (truncated)
+                self._rest = b""
         return self.head + self._rest
 
 
@@ -150,11 +153,14 @@ def _next_start(handle: Any, offset: int, gzipped: bool) -> int | None:
     return None
 
 
-def iter_records(path: str, start: int = 0, stop: int | None = None) -> Iterator[Record | str]:
+def iter_records(
+    path: str, start: int = 0, stop: int | None = None, *, heads: bool = True
+) -> Iterator[Record | str]:
     """The WARC records of *path* that start in ``[start, stop)``, in file order.
 
     Stretches FastWARC cannot parse give one ``str`` (the reason) each; reading
     resumes at the next record start (a gzip member, or a ``WARC/1.`` line).
+    Without *heads*, no block is read (an index pass).
     """
     archive_iterator = _archive_iterator()
     with open(path, "rb") as handle:
@@ -174,7 +180,7 @@ def iter_records(path: str, start: int = 0, stop: int | None = None) -> Iterator
                         record_id=record.record_id,
                         uri=record.headers.get("WARC-Target-URI"),
                         length=record.content_length,
-                        head=record.reader.read(HEAD_BYTES),
+                        head=record.reader.read(HEAD_BYTES) if heads else b"",
                         read=record.reader.read,
                     )
                 return
@@ -190,7 +196,7 @@ def iter_records(path: str, start: int = 0, stop: int | None = None) -> Iterator
 
 def index(path: str) -> list[int]:
     """Byte offsets of the records of *path* (where a :class:`Task` may start)."""
-    return [r.position for r in iter_records(path) if isinstance(r, Record)]
+    return [r.position for r in iter_records(path, heads=False) if isinstance(r, Record)]
 
 
 class _TextExtractor(HTMLParser):
@@ -371,29 +377,42 @@ def run_task(
     return TaskResult(summary, stop - task.start, jsonl=b"".join(map(to_json_line, pages)))
 
 
+def iter_split(
+    path: str, positions: Iterable[int], chunk_bytes: int = CHUNK_BYTES
+) -> Iterator[Task]:
+    """Tasks of about *chunk_bytes* each over *path*, cut at record *positions*.
+
+    Lazy: a task is yielded as soon as the positions reach its end.
+    """
+    start = 0
+    for position in positions:
+        if position - start >= chunk_bytes:
+            yield Task(path, start, position)
+            start = position
+    yield Task(path, start, None)
+
+
 def split(path: str, positions: Iterable[int], chunk_bytes: int = CHUNK_BYTES) -> list[Task]:
     """Tasks of about *chunk_bytes* each over *path*, cut at record *positions*."""
-    starts = [0]
-    for position in positions:
-        if position - starts[-1] >= chunk_bytes:
-            starts.append(position)
-    stops: list[int | None] = [*starts[1:], None]
-    return [Task(path, start, stop) for start, stop in zip(starts, stops, strict=True)]
+    return list(iter_split(path, positions, chunk_bytes))
 
 
-def _plan(paths: list[str], jobs: int, chunk_bytes: int, pool: Executor | None) -> list[Task]:
-    """One task per file, and files over *chunk_bytes* split when *jobs* > 1.
+def plan(paths: list[str], jobs: int = 2, chunk_bytes: int = CHUNK_BYTES) -> Iterator[Task]:
+    """The tasks over *paths*: whole files, and files over *chunk_bytes* cut when *jobs* > 1.
 
-    Splitting needs an index pass (FastWARC skips over the records), which one
-    process does not need: whole files and their splits give the same records.
+    Cutting needs the record offsets, read here as the tasks are consumed (an
+    index pass: FastWARC skips from record to record), so that the first tasks
+    can run while later parts of the file are still being indexed. One process
+    needs no cutting: whole files and their parts give the same records.
     """
-    big = [p for p in paths if jobs > 1 and os.path.getsize(p) > chunk_bytes]
-    mapper = map if pool is None else pool.map
-    indexes = dict(zip(big, mapper(index, big), strict=True))
-    tasks: list[Task] = []
     for path in paths:
-        tasks.extend(split(path, indexes[path], chunk_bytes) if path in indexes else [Task(path)])
-    return tasks
+        if jobs > 1 and os.path.getsize(path) > chunk_bytes:
+            positions = (
+                r.position for r in iter_records(path, heads=False) if isinstance(r, Record)
+            )
+            yield from iter_split(path, positions, chunk_bytes)
+        else:
+            yield Task(path)
 
 
 def _context() -> multiprocessing.context.BaseContext:
@@ -425,11 +444,11 @@ def run(
     """
     _archive_iterator()  # fail early, in this process, when FastWARC is missing
     if jobs <= 1 or (len(paths) == 1 and os.path.getsize(paths[0]) <= chunk_bytes):
-        for task in _plan(paths, 1, chunk_bytes, None):  # no pool for one process or task
+        for task in plan(paths, 1, chunk_bytes):  # no pool for one process or task
             yield run_task(task, content, output, progress)
         return
     with ProcessPoolExecutor(jobs, mp_context=_context()) as pool:
-        tasks = iter(_plan(paths, jobs, chunk_bytes, pool))
+        tasks = plan(paths, jobs, chunk_bytes)
         window: deque[Future[TaskResult]] = deque()
         for task in itertools.islice(tasks, 2 * jobs):
             window.append(pool.submit(run_task, task, content, output))

@@ -3,7 +3,7 @@
 Needs FastWARC (``pip install 'browser-decode[warc]'``). See docs/warc.md.
 
 * :func:`read_pages` -- the decoded HTML pages of one file (or byte range);
-* :func:`index` and :func:`split` -- cut big files into :class:`Task` ranges;
+* :func:`plan` (or :func:`index` and :func:`split`) -- cut big files into :class:`Task` ranges;
 * :func:`run_task` -- one task's JSON Lines (or rows) and :class:`Summary`;
 * :func:`run` -- all tasks on the cores of this machine, in order.
 """
@@ -18,6 +18,7 @@ from ._warc import (
     TaskResult,
     html_to_text,
     index,
+    plan,
     read_pages,
     run,
     run_task,
@@ -33,6 +34,7 @@ __all__ = [
     "TaskResult",
     "html_to_text",
     "index",
+    "plan",
     "read_pages",
     "run",
     "run_task",
