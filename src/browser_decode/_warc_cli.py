@@ -62,10 +62,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     progress = parser.add_mutually_exclusive_group()
     progress.add_argument(
-        "--progress", dest="progress", action="store_true", default=None, help="always show"
+        "--progress",
+        dest="progress",
+        action="store_true",
+        default=None,
+        help="show a progress bar on standard error (default: when it is a terminal)",
     )
     progress.add_argument(
-        "--no-progress", dest="progress", action="store_false", help="never show progress"
+        "--no-progress", dest="progress", action="store_false", help="never show the progress bar"
     )
     return parser
 
