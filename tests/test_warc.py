@@ -554,3 +554,17 @@ def test_big_records(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     summary = _warc.Summary()
     check_pages(list(_warc.read_pages(str(archive), summary=summary)), cases)
     assert summary.skipped == expected_skips(cases)
+
+
+def test_a_decoder_bug_is_counted_not_fatal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
+        raise ValueError("bug")
+
+    monkeypatch.setitem(vars(_warc), "decode_html", broken)
+    archive = build(tmp_path / "a.warc", CASES, gz=False)
+    summary = _warc.Summary()
+    assert list(_warc.read_pages(str(archive), summary=summary)) == []
+    n_pages = sum(1 for c in CASES if c.document)
+    assert summary.skipped["internal error (ValueError; please report)"] == n_pages

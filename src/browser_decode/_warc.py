@@ -265,7 +265,11 @@ def page_of(record: Record, content: Content = "html") -> dict[str, Any] | str:
         return str(reason)
     if html_essence(response.content_type, body) is None:
         return f"not HTML ({essence_of(response.content_type)})"
-    text, provenance = decode_html(body, response.content_type, url=record.uri)
+    try:
+        text, provenance = decode_html(body, response.content_type, url=record.uri)
+        extracted = html_to_text(text) if content == "text" else None
+    except Exception as error:  # a bug, never bad input: keep the run going, count it
+        return f"internal error ({type(error).__name__}; please report)"
     page: dict[str, Any] = {
         "url": record.uri,
         "record_id": record.record_id,
@@ -280,7 +284,7 @@ def page_of(record: Record, content: Content = "html") -> dict[str, Any] | str:
     if content == "html":
         page["html"] = text
     elif content == "text":
-        page["text"] = html_to_text(text)
+        page["text"] = extracted
     return page
 
 
