@@ -124,8 +124,8 @@ class Record:
     def block(self) -> bytes:
         """The record's whole block (at most ``MAX_BODY`` + 1 bytes of it)."""
         if self._rest is None:
-            complete = len(self.head) >= self.length or len(self.head) < HEAD_BYTES
             try:
+                complete = len(self.head) >= self.length
                 self._rest = b"" if complete else self._read(MAX_BODY + 1 - len(self.head))
             except Exception:  # unreadable bytes: the block is cut short (truncated)
                 self._rest = b""
