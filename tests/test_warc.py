@@ -199,11 +199,11 @@ TRUNCATED = Case(
 
 
 def build(path: Path, cases: tuple[Case, ...], *, gz: bool, garbage_after: int | None = None,
-          truncate_last: bool = False) -> Path:  # fmt: skip
+          truncate_last: bool = False, junk: bytes = GARBAGE) -> Path:  # fmt: skip
     records = [warc_record(c.kind, c.uri, c.block, n) for n, c in enumerate(cases, 1)]
     members = [gzip.compress(r, mtime=0) if gz else r for r in records]
     if garbage_after is not None:
-        members.insert(garbage_after, GARBAGE)
+        members.insert(garbage_after, junk)
     if truncate_last:
         members[-1] = members[-1][: len(members[-1]) // 2]
     path.write_bytes(b"".join(members))
@@ -430,20 +430,25 @@ def test_all_cores_output_is_identical(tmp_path: Path, capsys: pytest.CaptureFix
     cases = (*CASES, TRUNCATED)
     first = build(tmp_path / "a.warc.gz", CASES * 3, gz=True, garbage_after=9)
     second = build(tmp_path / "b.warc", cases * 2, gz=False, garbage_after=20, truncate_last=True)
+    # A gzip member that is no WARC record: a range must not start there.
+    junk = gzip.compress(b"WARX/1.1\r\n" + GARBAGE * 40, mtime=0)
+    third = build(tmp_path / "c.warc.gz", CASES * 2, gz=True, garbage_after=7, junk=junk)
+    files = [first, second, third]
     one, many = tmp_path / "one.jsonl", tmp_path / "many.jsonl"
-    status, err_one = run_cli(capsys, first, second, "--out", one, "--jobs", "1")
+    status, err_one = run_cli(capsys, *files, "--out", one, "--jobs", "1")
     assert status == 0
-    status, err_many = run_cli(
-        capsys, first, second, "--out", many, "--jobs", "2", "--chunk-size", "1500"
-    )
-    assert status == 0
-    tasks = list(_warc.plan([str(first), str(second)], 2, 1500))
-    assert len(tasks) > 10  # the split really cut both files into ranges
-    assert many.read_bytes() == one.read_bytes()
-    # 3 + 2 copies of the pages, and the first (uncut) copy of TRUNCATED's page.
-    assert len(read_jsonl(one)) == 5 * sum(1 for c in CASES if c.document) + 1
-    # Same summary, apart from the timing line.
-    assert err_many.splitlines()[1:] == err_one.splitlines()[1:]
+    for chunk in ("700", "1500"):
+        status, err_many = run_cli(
+            capsys, *files, "--out", many, "--jobs", "2", "--chunk-size", chunk
+        )
+        assert status == 0
+        tasks = list(_warc.plan([str(f) for f in files], 2, int(chunk)))
+        assert len(tasks) > 10  # the split really cut the files into ranges
+        assert many.read_bytes() == one.read_bytes()
+        # Same summary, apart from the timing line.
+        assert err_many.splitlines()[1:] == err_one.splitlines()[1:]
+    # 3 + 2 + 2 copies of the pages, and the first (uncut) copy of TRUNCATED's page.
+    assert len(read_jsonl(one)) == 7 * sum(1 for c in CASES if c.document) + 1
 
 
 # --------------------------------------------------------------------------- cluster

@@ -19,6 +19,7 @@ import multiprocessing
 import os
 import sys
 import threading
+import zlib
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -90,11 +91,16 @@ class Summary:
 
 @dataclass(frozen=True, slots=True)
 class Task:
-    """Records of *path* that start at byte offsets in ``[start, stop)``."""
+    """Records of *path* that start at byte offsets in ``[start, stop)``.
+
+    With *align*, *start* need not be a record boundary: the task begins at the
+    first gzip member at or after it that holds a WARC record.
+    """
 
     path: str
     start: int = 0
     stop: int | None = None
+    align: bool = False
 
 
 class Record:
@@ -153,18 +159,43 @@ def _next_start(handle: Any, offset: int, gzipped: bool) -> int | None:
     return None
 
 
+def _member_start(handle: Any, offset: int) -> int | None:
+    """The first gzip member at or after *offset* whose data begins with ``WARC/``."""
+    while (candidate := _next_start(handle, offset, True)) is not None:
+        handle.seek(candidate)
+        try:
+            data = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(handle.read(4096), 5)
+        except zlib.error:
+            data = b""
+        if data == b"WARC/":
+            return candidate
+        offset = candidate + 1
+    return None
+
+
 def iter_records(
-    path: str, start: int = 0, stop: int | None = None, *, heads: bool = True
+    path: str,
+    start: int = 0,
+    stop: int | None = None,
+    *,
+    heads: bool = True,
+    align: bool = False,
 ) -> Iterator[Record | str]:
     """The WARC records of *path* that start in ``[start, stop)``, in file order.
 
     Stretches FastWARC cannot parse give one ``str`` (the reason) each; reading
     resumes at the next record start (a gzip member, or a ``WARC/1.`` line).
-    Without *heads*, no block is read (an index pass).
+    Without *heads*, no block is read (an index pass). With *align*, reading
+    begins at the first WARC gzip member at or after *start* (see :class:`Task`).
     """
     archive_iterator = _archive_iterator()
     with open(path, "rb") as handle:
         gzipped = handle.read(2) == b"\x1f\x8b"
+        if align and gzipped and start > 0:
+            aligned = _member_start(handle, start)
+            if aligned is None:
+                return
+            start = aligned
         position, last, failing = start, start - 1, False
         while stop is None or position < stop:
             handle.seek(position)
@@ -294,6 +325,7 @@ def read_pages(
     content: Content = "html",
     start: int = 0,
     stop: int | None = None,
+    align: bool = False,
     summary: Summary | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> Iterator[dict[str, Any]]:
@@ -307,7 +339,7 @@ def read_pages(
         raise ValueError(f"content must be one of {CONTENTS}, not {content!r}")
     summary = Summary() if summary is None else summary
     since = 0
-    for item in iter_records(path, start, stop):
+    for item in iter_records(path, start, stop, align=align):
         if isinstance(item, str):
             summary.skipped[item] += 1
             continue
@@ -373,6 +405,7 @@ def run_task(
         content=content,
         start=task.start,
         stop=task.stop,
+        align=task.align,
         summary=summary,
         progress=None if progress is None else report,
     )
@@ -410,13 +443,25 @@ def plan(paths: list[str], jobs: int = 2, chunk_bytes: int = CHUNK_BYTES) -> Ite
     needs no cutting: whole files and their parts give the same records.
     """
     for path in paths:
-        if jobs > 1 and os.path.getsize(path) > chunk_bytes:
+        size = os.path.getsize(path)
+        if jobs <= 1 or size <= chunk_bytes:
+            yield Task(path)
+        elif _is_gzip(path):
+            # Gzip members can be found without decompressing the file: fixed byte
+            # ranges, each task aligning its start on the next WARC member.
+            for start in range(0, size, chunk_bytes):
+                stop = start + chunk_bytes
+                yield Task(path, start, stop if stop < size else None, align=True)
+        else:  # an uncompressed index pass only reads the headers and seeks
             positions = (
                 r.position for r in iter_records(path, heads=False) if isinstance(r, Record)
             )
             yield from iter_split(path, positions, chunk_bytes)
-        else:
-            yield Task(path)
+
+
+def _is_gzip(path: str) -> bool:
+    with open(path, "rb") as handle:
+        return handle.read(2) == b"\x1f\x8b"
 
 
 def _context() -> multiprocessing.context.BaseContext:
