@@ -442,7 +442,7 @@ def test_all_cores_output_is_identical(tmp_path: Path, capsys: pytest.CaptureFix
             capsys, *files, "--out", many, "--jobs", "2", "--chunk-size", chunk
         )
         assert status == 0
-        tasks = list(_warc.plan([str(f) for f in files], 2, int(chunk)))
+        tasks = list(_warc.plan([str(f) for f in files], int(chunk)))
         assert len(tasks) > 10  # the split really cut the files into ranges
         assert many.read_bytes() == one.read_bytes()
         # Same summary, apart from the timing line.

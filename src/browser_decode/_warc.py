@@ -434,8 +434,8 @@ def split(path: str, positions: Iterable[int], chunk_bytes: int = CHUNK_BYTES) -
     return list(iter_split(path, positions, chunk_bytes))
 
 
-def plan(paths: list[str], jobs: int = 2, chunk_bytes: int = CHUNK_BYTES) -> Iterator[Task]:
-    """The tasks over *paths*: whole files, and files over *chunk_bytes* cut when *jobs* > 1.
+def plan(paths: list[str], chunk_bytes: int = CHUNK_BYTES, *, cut: bool = True) -> Iterator[Task]:
+    """The tasks over *paths*: whole files, and with *cut* files over *chunk_bytes* cut.
 
     Cutting needs the record offsets, read here as the tasks are consumed (an
     index pass: FastWARC skips from record to record), so that the first tasks
@@ -444,7 +444,7 @@ def plan(paths: list[str], jobs: int = 2, chunk_bytes: int = CHUNK_BYTES) -> Ite
     """
     for path in paths:
         size = os.path.getsize(path)
-        if jobs <= 1 or size <= chunk_bytes:
+        if not cut or size <= chunk_bytes:
             yield Task(path)
         elif _is_gzip(path):
             # Gzip members can be found without decompressing the file: fixed byte
@@ -493,11 +493,11 @@ def run(
     """
     _archive_iterator()  # fail early, in this process, when FastWARC is missing
     if jobs <= 1 or (len(paths) == 1 and os.path.getsize(paths[0]) <= chunk_bytes):
-        for task in plan(paths, 1, chunk_bytes):  # no pool for one process or task
+        for task in plan(paths, chunk_bytes, cut=False):  # one process: whole files
             yield run_task(task, content, output, progress)
         return
     with ProcessPoolExecutor(jobs, mp_context=_context()) as pool:
-        tasks = plan(paths, jobs, chunk_bytes)
+        tasks = plan(paths, chunk_bytes)
         window: deque[Future[TaskResult]] = deque()
         for task in itertools.islice(tasks, 2 * jobs):
             window.append(pool.submit(run_task, task, content, output))
