@@ -9,9 +9,8 @@ record.
 from __future__ import annotations
 
 import gzip
-import importlib
 import json
-import pickle
+import threading
 import uuid
 import zlib
 from collections import Counter
@@ -20,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from browser_decode import Confidence, DecodeResult, Provenance, Source, decode_html, get_encoding
-from browser_decode._get_an_encoding import ENCODINGS
-from browser_decode._warc_http import dechunk, sniffs_as_html
+fastwarc = pytest.importorskip("fastwarc", reason="the WARC reader is an extra: [warc]")
+
+from browser_decode import _warc, _warc_cli  # noqa: E402
 
 # --------------------------------------------------------------------------- builder
 
@@ -210,72 +209,7 @@ def build(path: Path, cases: tuple[Case, ...], *, gz: bool, garbage_after: int |
     return path
 
 
-# --------------------------------------------------------------------------- pickling
-
-
-def test_library_objects_pickle() -> None:
-    """Cluster workers send results between processes: every public object pickles."""
-    for encoding in ENCODINGS.values():
-        assert pickle.loads(pickle.dumps(encoding)) is encoding
-    for source in Source:
-        for confidence in Confidence:
-            provenance = Provenance("Shift_JIS", source, confidence, "sjis", 12, 1, 0.5, "EUC-JP")
-            assert pickle.loads(pickle.dumps(provenance)) == provenance
-    result = decode_html(b"<meta charset=shift_jis>\x82\xa0")
-    copy = pickle.loads(pickle.dumps(result))
-    assert isinstance(copy, DecodeResult)
-    assert copy == result
-    assert copy.encoding == "Shift_JIS"
-    assert pickle.loads(pickle.dumps(get_encoding("latin1"))) is get_encoding("windows-1252")
-
-
-# --------------------------------------------------------------------------- HTTP framing
-
-
-def test_dechunk() -> None:
-    data = "Привет, chunked world".encode()
-    assert dechunk(chunked(data)) == data
-    assert dechunk(chunked(data, 3, ";ext=1")) == data
-    assert dechunk(b"0\r\n\r\n") == b""
-    # RFC 9112 allows trailer fields after the last chunk.
-    assert dechunk(b"3\r\nabc\r\n0\r\nExpires: never\r\n\r\n") == b"abc"
-    # Cut short: the chunks that arrived.
-    # "7\r\n" + 7 bytes + "\r\n", then "7\r\n" and 5 of the next 7 bytes.
-    assert dechunk(chunked(data)[:20]) == data[:12]
-    # Not chunked at all (a crawler removed the coding but kept the header).
-    assert dechunk(b"<html>hello</html>") is None
-
-
-@pytest.mark.parametrize(
-    ("body", "html"),
-    [
-        (b"<!DOCTYPE html><p>", True),
-        (b"  \n\t<!doctype HTML>", True),
-        (b"<html lang=en>", True),
-        (b"<HEAD>", True),
-        (b"<p>text", True),
-        (b"<b>bold", True),
-        (b"<br>", True),
-        (b"<!-- comment -->", True),
-        (b"<a href=x>", True),
-        (b"<body onload=x>", True),
-        (b"<abbr>", False),  # "<A" must be followed by SP or ">"
-        (b"<html", False),  # no tag-terminating byte
-        (b"<?xml version='1.0'?><html>", False),
-        (b"%PDF-1.4", False),
-        (b"", False),
-        (b"hello <html>", False),
-    ],
-)
-def test_sniffs_as_html(body: bytes, html: bool) -> None:
-    assert sniffs_as_html(body) is html
-
-
 # --------------------------------------------------------------------------- archives
-
-fastwarc = pytest.importorskip("fastwarc", reason="the WARC reader is an extra: [warc]")
-
-from browser_decode import _warc, _warc_cli  # noqa: E402
 
 
 def run_cli(capsys: pytest.CaptureFixture[str], *args: str | Path) -> tuple[int, str]:
@@ -408,23 +342,6 @@ def test_cli_parquet(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert parquet.read_table(out).to_pylist() == read_jsonl(jsonl)
 
 
-def test_missing_extra_is_explained(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    real = importlib.import_module
-
-    def without_fastwarc(name: str, package: str | None = None) -> object:
-        if name.startswith("fastwarc"):
-            raise ImportError(name)
-        return real(name, package)
-
-    monkeypatch.setattr(importlib, "import_module", without_fastwarc)
-    archive = build(tmp_path / "a.warc", CASES, gz=False)
-    status, err = run_cli(capsys, archive, "--out", tmp_path / "o.jsonl")
-    assert status == 2
-    assert "pip install 'browser-decode[warc]'" in err
-
-
 def test_all_cores_output_is_identical(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Two files, one split into many record ranges: same bytes as one process."""
     cases = (*CASES, TRUNCATED)
@@ -526,7 +443,7 @@ def test_spawned_workers_give_the_same_output(
     """Where fork is not used (macOS, Windows, threads), spawned workers agree too."""
     archive = build(tmp_path / "a.warc.gz", CASES * 2, gz=True)
     one = b"".join(r.jsonl for r in _warc.run([str(archive)], jobs=1))
-    monkeypatch.setattr(_warc.threading, "active_count", lambda: 2)  # as if threads ran
+    monkeypatch.setattr(threading, "active_count", lambda: 2)  # as if threads ran
     assert _warc._context().get_start_method() == "spawn"
     many = b"".join(r.jsonl for r in _warc.run([str(archive)], jobs=2, chunk_bytes=1000))
     assert many == one
