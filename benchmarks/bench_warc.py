@@ -164,16 +164,16 @@ def page(rng: random.Random, pools: dict[str, list[str]], kind: str) -> tuple[st
     token = uuid.UUID(int=rng.getrandbits(128)).hex
     script = "".join(
         f"window.cfg{i}={{id:'{token[:8]}',n:{rng.randint(0, 9999)},flag:true}};"
-        for i in range(rng.randint(20, 60))
+        for i in range(rng.randint(20, 200))
     )
     nav = "".join(
         f'<li class="nav-item"><a href="/{lang}/section/{i}?ref=nav&amp;t={token[:6]}">'
         f"{sentences(1)[:14]}</a></li>"
-        for i in range(rng.randint(8, 30))
+        for i in range(rng.randint(10, 60))
     )
     body = "".join(
-        f'<p class="para p{i}">{sentences(rng.randint(1, 4))}</p>\n'
-        for i in range(rng.randint(3, 30))
+        f'<p class="para p{i}">{sentences(rng.randint(1, 5))}</p>\n'
+        for i in range(rng.randint(5, 60))
     )
     document = (
         f'<!DOCTYPE html>\n<html lang="{lang}">\n<head>\n{meta}\n'
