@@ -490,3 +490,11 @@ def test_a_decoder_bug_is_counted_not_fatal(
     assert list(_warc.read_pages(str(archive), summary=summary)) == []
     n_pages = sum(1 for c in CASES if c.document)
     assert summary.skipped["internal error (ValueError; please report)"] == n_pages
+
+
+def test_json_lines_are_utf8_and_never_fail() -> None:
+    assert _warc.to_json_line({"t": "é\n"}) == '{"t":"é\\n"}\n'.encode()
+    # A lone surrogate cannot be UTF-8: the line falls back to \u escapes.
+    line = _warc.to_json_line({"t": "x\udc80é"})
+    assert json.loads(line) == {"t": "x\udc80é"}
+    assert line.isascii()

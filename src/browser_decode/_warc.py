@@ -361,12 +361,16 @@ def read_pages(
         progress(since, -1)
 
 
+_JSON: Final = json.JSONEncoder(ensure_ascii=False, check_circular=False, separators=(",", ":"))
+_JSON_ASCII: Final = json.JSONEncoder(check_circular=False, separators=(",", ":"))
+
+
 def to_json_line(page: dict[str, Any]) -> bytes:
     """One JSON Lines record (UTF-8; lone surrogates, if any, are escaped)."""
     try:
-        return (json.dumps(page, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+        return (_JSON.encode(page) + "\n").encode()
     except UnicodeEncodeError:
-        return (json.dumps(page, separators=(",", ":")) + "\n").encode()
+        return (_JSON_ASCII.encode(page) + "\n").encode()
 
 
 @dataclass
