@@ -10,7 +10,7 @@ few non-HTML responses. The page text comes from ../shared/corpus/dev when it
 is there (read at run time, never stored), else from built-in sentences.
 
 Then runs the same pipeline (FastWARC reading, HTTP framing, JSON Lines
-serialisation; browser_decode._warc.run_task) with three decoders:
+serialisation; browser_decode._warc_run.run_task) with three decoders:
 
 * browser_decode.decode_html, on 1 process and on all cores;
 * resiliparse as crawl pipelines use it: the header charset, else
@@ -39,7 +39,7 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from browser_decode import Confidence, DecodeResult, Provenance, Source, _warc
+from browser_decode import Confidence, DecodeResult, Provenance, Source, _warc, _warc_run
 from browser_decode._warc_http import parse_response
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "dev"
@@ -287,7 +287,7 @@ def timed_run(
         namespace["decode_html"] = decoder
     try:
         started, cpu = time.perf_counter(), _cpu()
-        results = list(_warc.run([str(path)], jobs=jobs, chunk_bytes=chunk))
+        results = list(_warc_run.run([str(path)], jobs=jobs, chunk_bytes=chunk))
         seconds, cpu = time.perf_counter() - started, _cpu() - cpu
     finally:
         namespace["decode_html"] = original

@@ -21,7 +21,7 @@ import pytest
 
 fastwarc = pytest.importorskip("fastwarc", reason="the WARC reader is an extra: [warc]")
 
-from browser_decode import _warc, _warc_cli  # noqa: E402
+from browser_decode import _warc, _warc_cli, _warc_run  # noqa: E402
 
 # --------------------------------------------------------------------------- builder
 
@@ -359,7 +359,7 @@ def test_all_cores_output_is_identical(tmp_path: Path, capsys: pytest.CaptureFix
             capsys, *files, "--out", many, "--jobs", "2", "--chunk-size", chunk
         )
         assert status == 0
-        tasks = list(_warc.plan([str(f) for f in files], int(chunk)))
+        tasks = list(_warc_run.plan([str(f) for f in files], int(chunk)))
         assert len(tasks) > 10  # the split really cut the files into ranges
         assert many.read_bytes() == one.read_bytes()
         # Same summary, apart from the timing line.
@@ -442,10 +442,10 @@ def test_spawned_workers_give_the_same_output(
 ) -> None:
     """Where fork is not used (macOS, Windows, threads), spawned workers agree too."""
     archive = build(tmp_path / "a.warc.gz", CASES * 2, gz=True)
-    one = b"".join(r.jsonl for r in _warc.run([str(archive)], jobs=1))
+    one = b"".join(r.jsonl for r in _warc_run.run([str(archive)], jobs=1))
     monkeypatch.setattr(threading, "active_count", lambda: 2)  # as if threads ran
-    assert _warc._context().get_start_method() == "spawn"
-    many = b"".join(r.jsonl for r in _warc.run([str(archive)], jobs=2, chunk_bytes=1000))
+    assert _warc_run._context().get_start_method() == "spawn"
+    many = b"".join(r.jsonl for r in _warc_run.run([str(archive)], jobs=2, chunk_bytes=1000))
     assert many == one
 
 
@@ -493,8 +493,8 @@ def test_a_decoder_bug_is_counted_not_fatal(
 
 
 def test_json_lines_are_utf8_and_never_fail() -> None:
-    assert _warc.to_json_line({"t": "é\n"}) == '{"t":"é\\n"}\n'.encode()
+    assert _warc_run.to_json_line({"t": "é\n"}) == '{"t":"é\\n"}\n'.encode()
     # A lone surrogate cannot be UTF-8: the line falls back to \u escapes.
-    line = _warc.to_json_line({"t": "x\udc80é"})
+    line = _warc_run.to_json_line({"t": "x\udc80é"})
     assert json.loads(line) == {"t": "x\udc80é"}
     assert line.isascii()

@@ -10,21 +10,8 @@ Needs FastWARC (``pip install 'browser-decode[warc]'``). See docs/warc.md.
 
 from __future__ import annotations
 
-from ._warc import (
-    FIELDS,
-    MissingExtra,
-    Summary,
-    Task,
-    TaskResult,
-    html_to_text,
-    index,
-    plan,
-    read_pages,
-    run,
-    run_task,
-    split,
-    to_json_line,
-)
+from ._warc import FIELDS, MissingExtra, Summary, Task, html_to_text, index, read_pages
+from ._warc_run import TaskResult, plan, run, run_task, split, to_json_line
 
 __all__ = [
     "FIELDS",
