@@ -350,7 +350,10 @@ def test_all_cores_output_is_identical(tmp_path: Path, capsys: pytest.CaptureFix
     # A gzip member that is no WARC record: a range must not start there.
     junk = gzip.compress(b"WARX/1.1\r\n" + GARBAGE * 40, mtime=0)
     third = build(tmp_path / "c.warc.gz", CASES * 2, gz=True, garbage_after=7, junk=junk)
-    files = [first, second, third]
+    # One gzip stream for the whole file: readable only from its start.
+    fourth = tmp_path / "d.warc.gz"
+    fourth.write_bytes(gzip.compress(build(tmp_path / "d.warc", CASES * 2, gz=False).read_bytes()))
+    files = [first, second, third, fourth]
     one, many = tmp_path / "one.jsonl", tmp_path / "many.jsonl"
     status, err_one = run_cli(capsys, *files, "--out", one, "--jobs", "1")
     assert status == 0
@@ -364,8 +367,9 @@ def test_all_cores_output_is_identical(tmp_path: Path, capsys: pytest.CaptureFix
         assert many.read_bytes() == one.read_bytes()
         # Same summary, apart from the timing line.
         assert err_many.splitlines()[1:] == err_one.splitlines()[1:]
-    # 3 + 2 + 2 copies of the pages, and the first (uncut) copy of TRUNCATED's page.
-    assert len(read_jsonl(one)) == 7 * sum(1 for c in CASES if c.document) + 1
+    assert sum(task.path == str(fourth) for task in tasks) == 1
+    # 3 + 2 + 2 + 2 copies of the pages, and the first (uncut) copy of TRUNCATED's page.
+    assert len(read_jsonl(one)) == 9 * sum(1 for c in CASES if c.document) + 1
 
 
 # --------------------------------------------------------------------------- cluster

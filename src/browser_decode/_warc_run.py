@@ -12,6 +12,7 @@ import multiprocessing
 import os
 import sys
 import threading
+import zlib
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -113,17 +114,45 @@ def plan(paths: list[str], chunk_bytes: int = CHUNK_BYTES, *, cut: bool = True) 
         size = os.path.getsize(path)
         if not cut or size <= chunk_bytes:
             yield Task(path)
-        elif _is_gzip(path):
+        elif _per_record_gzip(path):
             # Gzip members can be found without decompressing the file: fixed byte
             # ranges, each task aligning its start on the next WARC member.
             for start in range(0, size, chunk_bytes):
                 stop = start + chunk_bytes
                 yield Task(path, start, stop if stop < size else None, align=True)
+        elif _is_gzip(path):  # one gzip stream: it can only be read from the start
+            yield Task(path)
         else:  # an uncompressed index pass only reads the headers and seeks
             positions = (
                 r.position for r in iter_records(path, heads=False) if isinstance(r, Record)
             )
             yield from iter_split(path, positions, chunk_bytes)
+
+
+#: A first gzip member that inflates to more than this is taken for a whole-file stream.
+_MEMBER_LIMIT: Final = 32 << 20
+
+
+def _per_record_gzip(path: str) -> bool:
+    """Whether *path* is gzip with one member per record, checked on its first member.
+
+    Per-record members (what WARC 1.1's annex on compression recommends, and
+    what crawlers write) let a reader start at any member; a file compressed as
+    one stream has to be read from its start.
+    """
+    decompressor = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    inflated = 0
+    with open(path, "rb") as handle:
+        while not decompressor.eof:
+            chunk = handle.read(1 << 16)
+            if not chunk or inflated > _MEMBER_LIMIT:
+                return False
+            try:
+                inflated += len(decompressor.decompress(chunk))
+            except zlib.error:
+                return False
+        following = decompressor.unused_data + handle.read(64)
+    return following.startswith(b"\x1f\x8b")
 
 
 def _is_gzip(path: str) -> bool:
