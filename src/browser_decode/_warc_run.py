@@ -120,13 +120,13 @@ def plan(paths: list[str], chunk_bytes: int = CHUNK_BYTES, *, cut: bool = True) 
             for start in range(0, size, chunk_bytes):
                 stop = start + chunk_bytes
                 yield Task(path, start, stop if stop < size else None, align=True)
-        elif _is_gzip(path):  # one gzip stream: it can only be read from the start
-            yield Task(path)
-        else:  # an uncompressed index pass only reads the headers and seeks
+        elif _starts_with(path, b"WARC/"):  # uncompressed: the index pass reads headers, seeks
             positions = (
                 r.position for r in iter_records(path, heads=False) if isinstance(r, Record)
             )
             yield from iter_split(path, positions, chunk_bytes)
+        else:  # one gzip (or zstd, lz4) stream: it can only be read from the start
+            yield Task(path)
 
 
 #: A first gzip member that inflates to more than this is taken for a whole-file stream.
@@ -140,6 +140,8 @@ def _per_record_gzip(path: str) -> bool:
     what crawlers write) let a reader start at any member; a file compressed as
     one stream has to be read from its start.
     """
+    if not _starts_with(path, b"\x1f\x8b"):
+        return False
     decompressor = zlib.decompressobj(16 + zlib.MAX_WBITS)
     inflated = 0
     with open(path, "rb") as handle:
@@ -155,9 +157,9 @@ def _per_record_gzip(path: str) -> bool:
     return following.startswith(b"\x1f\x8b")
 
 
-def _is_gzip(path: str) -> bool:
+def _starts_with(path: str, magic: bytes) -> bool:
     with open(path, "rb") as handle:
-        return handle.read(2) == b"\x1f\x8b"
+        return handle.read(len(magic)) == magic
 
 
 def _context() -> multiprocessing.context.BaseContext:
