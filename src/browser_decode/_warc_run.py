@@ -105,10 +105,12 @@ def split(path: str, positions: Iterable[int], chunk_bytes: int = CHUNK_BYTES) -
 def plan(paths: list[str], chunk_bytes: int = CHUNK_BYTES, *, cut: bool = True) -> Iterator[Task]:
     """The tasks over *paths*: whole files, and with *cut* files over *chunk_bytes* cut.
 
-    Cutting needs the record offsets, read here as the tasks are consumed (an
-    index pass: FastWARC skips from record to record), so that the first tasks
-    can run while later parts of the file are still being indexed. One process
-    needs no cutting: whole files and their parts give the same records.
+    A gzip WARC with one member per record is cut at fixed byte offsets (each
+    task finds its first member). An uncompressed WARC is cut at record offsets,
+    read here as the tasks are consumed (an index pass: FastWARC skips from
+    record to record), so that the first tasks run while the rest is indexed.
+    Any other file is one task. One process needs no cutting (*cut* false):
+    whole files and their parts give the same records.
     """
     for path in paths:
         size = os.path.getsize(path)
