@@ -1,0 +1,155 @@
+"""The HTTP message inside WARC response records: framing, codings, HTML sniffing."""
+
+from __future__ import annotations
+
+import gzip
+import importlib
+import zlib
+from pathlib import Path
+
+import pytest
+
+from browser_decode import _warc_cli
+from browser_decode._warc_http import (
+    BrokenRecord,
+    dechunk,
+    decode_payload,
+    html_essence,
+    parse_response,
+    sniffs_as_html,
+)
+
+
+def chunked(data: bytes, size: int = 7, extension: str = "") -> bytes:
+    parts = [
+        f"{len(data[i : i + size]):x}{extension}\r\n".encode() + data[i : i + size] + b"\r\n"
+        for i in range(0, len(data), size)
+    ]
+    return b"".join(parts) + b"0\r\n\r\n"
+
+
+def test_dechunk() -> None:
+    data = "Привет, chunked world".encode()
+    assert dechunk(chunked(data)) == data
+    assert dechunk(chunked(data, 3, ";ext=1")) == data
+    assert dechunk(b"0\r\n\r\n") == b""
+    # RFC 9112 allows trailer fields after the last chunk.
+    assert dechunk(b"3\r\nabc\r\n0\r\nExpires: never\r\n\r\n") == b"abc"
+    # Cut short: the chunks that arrived.
+    # "7\r\n" + 7 bytes + "\r\n", then "7\r\n" and 5 of the next 7 bytes.
+    assert dechunk(chunked(data)[:20]) == data[:12]
+    # Not chunked at all (a crawler removed the coding but kept the header).
+    assert dechunk(b"<html>hello</html>") is None
+
+
+@pytest.mark.parametrize(
+    ("body", "html"),
+    [
+        (b"<!DOCTYPE html><p>", True),
+        (b"  \n\t<!doctype HTML>", True),
+        (b"<html lang=en>", True),
+        (b"<HEAD>", True),
+        (b"<p>text", True),
+        (b"<b>bold", True),
+        (b"<br>", True),
+        (b"<!-- comment -->", True),
+        (b"<a href=x>", True),
+        (b"<body onload=x>", True),
+        (b"<abbr>", False),  # "<A" must be followed by SP or ">"
+        (b"<html", False),  # no tag-terminating byte
+        (b"<?xml version='1.0'?><html>", False),
+        (b"%PDF-1.4", False),
+        (b"", False),
+        (b"hello <html>", False),
+    ],
+)
+def test_sniffs_as_html(body: bytes, html: bool) -> None:
+    assert sniffs_as_html(body) is html
+
+
+BODY = "<!doctype html><p>Съешь же ещё этих мягких французских булок".encode("cp1251")
+
+
+def response(payload: bytes, *headers: str) -> bytes:
+    return (
+        "HTTP/1.1 200 OK\r\n" + "".join(h + "\r\n" for h in headers) + "\r\n"
+    ).encode() + payload
+
+
+@pytest.mark.parametrize(
+    ("payload", "headers"),
+    [
+        (BODY, ()),
+        (gzip.compress(BODY), ("Content-Encoding: gzip",)),
+        (gzip.compress(BODY), ("Content-Encoding: x-gzip",)),
+        (zlib.compress(BODY), ("Content-Encoding: deflate",)),
+        (zlib.compress(BODY)[2:-4], ("Content-Encoding: deflate",)),  # raw deflate
+        (BODY, ("Content-Encoding: gzip",)),  # stored decoded, header kept
+        (BODY, ("Content-Encoding: identity",)),
+        (chunked(gzip.compress(BODY)), ("Transfer-Encoding: chunked", "Content-Encoding: gzip")),
+        (gzip.compress(zlib.compress(BODY)), ("Content-Encoding: deflate, gzip",)),
+    ],
+)
+def test_decode_payload(payload: bytes, headers: tuple[str, ...]) -> None:
+    assert decode_payload(parse_response(response(payload, *headers))) == BODY
+
+
+def test_parse_response() -> None:
+    parsed = parse_response(
+        b"HTTP/1.0 404 Not Found\r\ncontent-TYPE:text/html\r\nServer: x\r\n"
+        b"Content-Type:  charset=koi8-r \r\n\r\n<p>"
+    )
+    assert parsed.status == 404
+    # "values of all headers ... separated from each other by 0x2C 0x20, in order"
+    assert parsed.content_type == "text/html, charset=koi8-r"
+    assert parsed.payload == b"<p>"
+    bare = parse_response(b"HTTP/1.1 200 OK\nContent-Type: text/html\n\n<p>")
+    assert (bare.content_type, bare.payload) == ("text/html", b"<p>")
+    for broken in (b"", b"<html>", b"HTTP/1.1 200 OK\r\nContent-Type: text/html"):
+        with pytest.raises(BrokenRecord):
+            parse_response(broken)
+
+
+def test_unsupported_and_broken_codings() -> None:
+    with pytest.raises(BrokenRecord, match="unsupported Content-Encoding: compress"):
+        decode_payload(parse_response(response(b"x", "Content-Encoding: compress")))
+    with pytest.raises(BrokenRecord, match="broken: bad gzip"):
+        decode_payload(parse_response(response(b"\x1f\x8bgarbage", "Content-Encoding: gzip")))
+
+
+@pytest.mark.parametrize(
+    ("content_type", "body", "essence"),
+    [
+        ("text/html; charset=utf-8", b"", "text/html"),
+        ("TEXT/HTML", b"", "text/html"),
+        ("application/xhtml+xml", b"", "application/xhtml+xml"),
+        ("text/plain", b"<html>", None),
+        ("image/png", b"<html>", None),
+        (None, b"<html>", "text/html"),
+        (None, b"GIF89a", None),
+        ("unknown/unknown", b"<p>", "text/html"),
+        ("*/*", b"%PDF", None),
+        ("garbage", b"<!-- x -->", "text/html"),  # unparsable: sniffed
+    ],
+)
+def test_html_essence(content_type: str | None, body: bytes, essence: str | None) -> None:
+    assert html_essence(content_type, body) == essence
+
+
+def test_missing_extra_is_explained(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = importlib.import_module
+
+    def without_fastwarc(name: str, package: str | None = None) -> object:
+        if name.startswith("fastwarc"):
+            raise ImportError(name)
+        return real(name, package)
+
+    monkeypatch.setattr(importlib, "import_module", without_fastwarc)
+    archive = tmp_path / "a.warc"
+    archive.write_bytes(b"")
+    status = _warc_cli.main([str(archive), "--out", str(tmp_path / "o.jsonl")])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert "pip install 'browser-decode[warc]'" in err
