@@ -279,18 +279,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _warc(argv: list[str]) -> int:
     """``browser-decode warc ARGS``: ``browser_decode._warc_cli.main(ARGS)``, imported lazily."""
-    name = f"{__package__}._warc_cli"
-    try:
-        module = importlib.import_module(name)
-    except ModuleNotFoundError as error:
-        if error.name != name:
-            raise
-        print(
-            "browser-decode: the 'warc' subcommand is not available in this installation "
-            f"(no module {name})",
-            file=sys.stderr,
-        )
-        return EXIT_ALL_FAILED
+    module = importlib.import_module(f"{__package__}._warc_cli")
     return int(module.main(argv))
 
 
