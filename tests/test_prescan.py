@@ -14,13 +14,24 @@ is right for both the full parse and the prescan, and we keep it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from browser_decode import get_encoding
 from browser_decode._bom_sniff import bom_sniff
-from browser_decode._prescan import PRESCAN_LIMIT, get_an_xml_encoding, prescan_stage
+from browser_decode._prescan import (
+    PRESCAN_LIMIT,
+    _get_an_attribute,
+    _OutOfBytes,
+    get_an_attribute,
+    get_an_xml_encoding,
+    prescan_stage,
+    skip_attributes,
+)
 
 from .conftest import DATA
 
@@ -174,3 +185,42 @@ def test_pathological_inputs_are_bounded() -> None:
     """Only 1024 bytes are read, whatever the body."""
     for body in (b"<" * 1_000_000, b"<!--" * 250_000, b"<meta " * 200_000, b"<a " * 300_000):
         assert prescan_stage(body) is None
+
+
+_ATTRIBUTE_PIECES = st.sampled_from(
+    [b" ", b"\t", b"\n", b"/", b">", b"=", b'"', b"'", b"a", b"B", b"charset", b"\xe9", b"x y"]
+)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(_ATTRIBUTE_PIECES, max_size=12).map(b"".join))
+def test_fast_get_an_attribute_equals_the_byte_loop(data: bytes) -> None:
+    """The regular-expression shortcut gives what the spec's byte loop gives."""
+
+    def run(func: Callable[[bytes, int], object]) -> object:
+        try:
+            return func(data, 0)
+        except _OutOfBytes:
+            return "out of bytes"
+
+    assert run(get_an_attribute) == run(_get_an_attribute)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(_ATTRIBUTE_PIECES, max_size=16).map(b"".join))
+def test_skip_attributes_equals_repeated_get_an_attribute(data: bytes) -> None:
+    def slow() -> object:
+        position = 0
+        try:
+            while True:
+                attribute, position = _get_an_attribute(data, position)
+                if attribute is None:
+                    return position
+        except _OutOfBytes:
+            return "out of bytes"
+
+    try:
+        fast: object = skip_attributes(data, 0)
+    except _OutOfBytes:
+        fast = "out of bytes"
+    assert fast == slow()

@@ -21,7 +21,7 @@ import re
 from typing import Final
 
 from ._hint import EncodingHint
-from ._prescan import PRESCAN_LIMIT, _meta, _OutOfBytes, get_an_attribute
+from ._prescan import PRESCAN_LIMIT, _meta, _OutOfBytes, skip_attributes
 from ._result import Confidence, Source
 
 #: The most bytes the head scan reads.
@@ -36,13 +36,6 @@ _RAW_TEXT: Final = frozenset(
 _HEAD_ELEMENTS: Final = frozenset(
     {b"script", b"noscript", b"style", b"link", b"meta", b"object", b"title", b"base"}
 )
-
-
-def _skip_attributes(data: bytes, position: int) -> int:
-    attribute: object = True
-    while attribute is not None:
-        attribute, position = get_an_attribute(data, position)
-    return position + 1
 
 
 def head_scan(body: bytes) -> EncodingHint | None:
@@ -93,7 +86,7 @@ def head_scan(body: bytes) -> EncodingHint | None:
                     )
                 position += 1
             else:
-                position = _skip_attributes(data, position)
+                position = skip_attributes(data, position) + 1
             if name in _RAW_TEXT and not is_end:
                 end_tag = re.compile(rb"</" + re.escape(name), re.IGNORECASE).search(data, position)
                 if end_tag is None:

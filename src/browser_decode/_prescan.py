@@ -10,6 +10,7 @@ scan; then only an XML declaration at byte 0 can still give an answer.
 
 from __future__ import annotations
 
+import re
 from typing import Final, NamedTuple
 
 from ._get_an_encoding import ENCODINGS, Encoding, get_encoding
@@ -27,6 +28,7 @@ PRESCAN_LIMIT: Final = 1024
 _SPACE: Final = frozenset(b"\t\n\x0c\r ")
 _SPACE_OR_SLASH: Final = frozenset(b"\t\n\x0c\r /")
 _SPACE_OR_GT: Final = frozenset(b"\t\n\x0c\r >")
+_SPACE_OR_GT_SEARCH: Final = re.compile(rb"[\t\n\x0c\r >]")
 _LETTERS: Final = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 
 
@@ -58,12 +60,83 @@ def _lower(byte: int) -> str:
     return chr(byte + 0x20) if 0x41 <= byte <= 0x5A else chr(byte)
 
 
+# The common shapes of an attribute in one regular expression: the byte loop
+# below is exact but slow in Python, and the head scan calls it for every
+# attribute of every tag in the head. ``name`` may start with "=" ("If it is
+# 0x3D (=), and the attribute name is longer than the empty string" does not
+# apply to the first byte); a value is double-quoted, single-quoted, unquoted
+# (then it must be followed by a terminator, so it did not run out of bytes),
+# or empty before ">". Anything else takes the byte loop.
+_ATTRIBUTE: Final = re.compile(
+    rb"[\t\n\x0c\r /]*"
+    rb"(?P<name>[^\t\n\x0c\r />][^\t\n\x0c\r />=]*)"
+    rb"(?:[\t\n\x0c\r ]*=[\t\n\x0c\r ]*"
+    rb"(?:\"(?P<dq>[^\"]*)\""
+    rb"|'(?P<sq>[^']*)'"
+    rb"|(?P<uq>[^\t\n\x0c\r >\"'][^\t\n\x0c\r >]*)(?=[\t\n\x0c\r >])"
+    rb"|(?=>)))?"
+    rb"(?P<after>[\t\n\x0c\r ]*)"
+)
+
+
+def _fast_match(data: bytes, position: int) -> tuple[re.Match[bytes], str | None, int] | None:
+    """Match :data:`_ATTRIBUTE`: (match, value group or None, end), or ``None`` for the loop."""
+    match = _ATTRIBUTE.match(data, position)
+    if match is None or match.end() >= len(data):
+        return None
+    for group in ("dq", "sq", "uq"):
+        if match.start(group) >= 0:
+            return match, group, match.end(group) + (group != "uq")
+    after = match.start("after")
+    if after > match.end("name"):
+        return match, None, after  # "name=" before ">": the value is empty
+    # No value: the name ends at "/" or ">", or at spaces not followed by "=".
+    if (after == match.end() and data[after] in b"/>") or (
+        after < match.end() and data[match.end()] != 0x3D
+    ):
+        return match, None, match.end()
+    return None
+
+
+def _fast_attribute(data: bytes, position: int) -> tuple[Attribute, int] | None:
+    """:func:`get_an_attribute` for the common shapes, or ``None`` to take the byte loop."""
+    fast = _fast_match(data, position)
+    if fast is None:
+        return None
+    match, group, end = fast
+    name = match["name"].lower().decode("latin-1")
+    if group is None:
+        return Attribute(name, "", end), end
+    value = match[group].lower().decode("latin-1")
+    return Attribute(name, value, match.start(group)), end
+
+
+def skip_attributes(data: bytes, position: int) -> int:
+    """Repeatedly get an attribute until there is none; the position of the ">"."""
+    while True:
+        fast = _fast_match(data, position)
+        if fast is not None:
+            position = fast[2]
+            continue
+        attribute, position = _get_an_attribute(data, position)
+        if attribute is None:
+            return position
+
+
 def get_an_attribute(data: bytes, position: int) -> tuple[Attribute | None, int]:
     """The prescan's "get an attribute"; returns the attribute (or ``None``) and the position.
 
     https://html.spec.whatwg.org/multipage/parsing.html#concept-get-attributes-when-sniffing
     Raises :class:`_OutOfBytes` when the bytes end first.
     """
+    fast = _fast_attribute(data, position)
+    if fast is not None:
+        return fast
+    return _get_an_attribute(data, position)
+
+
+def _get_an_attribute(data: bytes, position: int) -> tuple[Attribute | None, int]:
+    """The byte loop of "get an attribute", step by step."""
     # "1. If the byte at position is one of 0x09 (HT), 0x0A (LF), 0x0C (FF),
     # 0x0D (CR), 0x20 (SP), or 0x2F (/), then advance position to the next byte
     # and redo this step."
@@ -287,12 +360,10 @@ def _scan(data: bytes) -> Declaration | None:
             # 0x09 (HT), 0x0A (LF), 0x0C (FF), 0x0D (CR), 0x20 (SP), or 0x3E (>)
             # byte. 2. Repeatedly get an attribute until no further attributes
             # can be found, then jump to the step below labeled next byte."
-            position += 1
-            while _byte(data, position) not in _SPACE_OR_GT:
-                position += 1
-            attribute: Attribute | None = Attribute("", "", 0)
-            while attribute is not None:
-                attribute, position = get_an_attribute(data, position)
+            name_end = _SPACE_OR_GT_SEARCH.search(data, position + 1)
+            if name_end is None:
+                raise _OutOfBytes
+            position = skip_attributes(data, name_end.start())
         elif data[position + 1] in b"!/?":
             # "Advance the position pointer so that it points at the first 0x3E
             # byte (>) that comes after the 0x3C byte that was found."
