@@ -1,0 +1,275 @@
+"""Stages 5-7: bodies that declare nothing. Valid UTF-8, detection, default.
+
+Browsers never guess UTF-8 for undeclared http content; we do (a documented
+deviation, docs/deviations.md): bytes that decode as UTF-8 without a single
+error are almost never anything else. Otherwise :func:`detect` chooses among
+WHATWG encodings only, in bounded time (docs/detection.md):
+
+1. a sample of at most ~64 KiB (head, middle and tail of a larger body);
+2. sound pre-filters: NUL patterns -> UTF-16LE/BE, ISO-2022-JP escape
+   sequences in 7-bit text -> ISO-2022-JP, nearly-valid UTF-8 -> UTF-8; a
+   candidate whose decoder fails on the sample drops out;
+3. the survivors are ranked by the log-likelihood of their decoded non-ASCII
+   characters under per-language character frequencies (:mod:`._models`),
+   plus small priors and the caller's hints.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterable, Sequence
+from operator import itemgetter, mul
+from typing import Final, NamedTuple
+
+from .._get_an_encoding import ENCODINGS, Encoding
+from .._hint import EncodingHint
+from .._result import Confidence, Source
+from ._hints import default_encoding_of, tld_encoding
+from ._models import (
+    CASE_SWITCH,
+    MIXED_SCRIPT,
+    MULTI_BYTE,
+    PRIORS,
+    SINGLE_BYTE,
+    best_byte_weights,
+    byte_weights,
+    char_scorer,
+    context_classes,
+)
+from ._sample import (
+    MAX_HIGH_BYTES,
+    ascii_with_iso_2022_jp_escapes,
+    contexts,
+    high_bytes,
+    nearly_utf8,
+    sample,
+    trim,
+    utf16_without_bom,
+)
+
+__all__ = ["default", "detect", "valid_utf8"]
+
+#: Log-prior bonus (nats) of an encoding the caller's hints point at: enough to
+#: win a tie or a near-tie, far less than the evidence of a few characters.
+HINT_BONUS: Final = 3.0
+#: A multi-byte candidate whose decoder fails on more than this share of the
+#: sample's non-ASCII bytes (plus two, for a cut sequence) drops out.
+MAX_ERROR_SHARE: Final = 0.01
+#: Bytes from the first non-ASCII one that a multi-byte candidate must decode
+#: nearly without errors before it is tried on the whole sample.
+_PROBE: Final = 512
+#: Encodings that decode every byte exactly as another one does.
+_SAME_DECODER: Final[dict[str, str]] = {"gb18030": "GBK", "ISO-8859-8-I": "ISO-8859-8"}
+
+_ASCII_RUNS: Final = re.compile("[\x00-\x7f]+")
+#: ``bytes.translate`` tables: ASCII letters by case (see ``case_classes``), and
+#: bytes 0x80-0xFF -> ``h``.
+_ASCII_CASES: Final = bytes(
+    ord("l") if 0x61 <= b <= 0x7A else ord("u") if 0x41 <= b <= 0x5A else 0x20 for b in range(256)
+)
+_HIGH_PAIRS: Final = bytes(0x20 if b < 0x80 else ord("h") for b in range(256))
+
+
+def valid_utf8(body: bytes) -> EncodingHint | None:
+    """UTF-8 when the undeclared body decodes as UTF-8 without an error.
+
+    Two kinds of valid UTF-8 are left to :func:`detect`: 7-bit ISO-2022-JP
+    (its escape sequences are ASCII) and BOM-less UTF-16 of mostly-ASCII text
+    (its NULs are ASCII too).
+    """
+    if b"\x1b" in body and ascii_with_iso_2022_jp_escapes(sample(body)):
+        return None
+    if b"\x00" in body and utf16_without_bom(body) is not None:
+        return None
+    if body.isascii():
+        decoded = body.decode("ascii")
+    else:
+        try:
+            decoded = body.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    return EncodingHint(ENCODINGS["UTF-8"], Source.UTF8, Confidence.TENTATIVE, decoded=decoded)
+
+
+class _Ranked(NamedTuple):
+    score: float
+    rank: int
+    name: str
+
+
+def detect(
+    body: bytes, *, url: str | None = None, default_encoding: str | None = None
+) -> EncodingHint | None:
+    """The most plausible WHATWG encoding of an undeclared body, or ``None``.
+
+    *url* (a URL or a bare top-level domain) and *default_encoding* (a label)
+    are optional hints, as a browser's TLD and locale are: they break ties and
+    tip close calls, never more. ``None`` when the body gives no evidence.
+    """
+    utf16 = utf16_without_bom(body)
+    if utf16 is not None:
+        name, score = utf16
+        return _hint(name, score, None)
+    data = sample(body)
+    if b"\x1b" in data and ascii_with_iso_2022_jp_escapes(data):
+        return _hint("ISO-2022-JP", 1.0, None)
+    high = high_bytes(data)
+    if not high:
+        # Only beyond the sample: their byte values alone must decide.
+        high = high_bytes(body)[:MAX_HIGH_BYTES]
+        if not high:
+            return None
+    data, high = trim(data, high)
+    share = nearly_utf8(data)
+    if share is not None:
+        return _hint("UTF-8", share, None)
+
+    hinted = {
+        _SAME_DECODER.get(e.name, e.name): e
+        for e in (tld_encoding(url), default_encoding_of(default_encoding))
+        if e is not None
+    }
+    ranked = _rank(data, high, hinted)
+    best, second = ranked[0], ranked[1] if len(ranked) > 1 else None
+    margin = math.inf if second is None else best.score - second.score
+    score = 1.0 / (1.0 + math.exp(-min(margin, 50.0)))
+    name = hinted[best.name].name if best.name in hinted else best.name
+    return _hint(name, score, None if second is None else second.name)
+
+
+def _histogram(values: bytes) -> tuple[list[int], Callable[[Sequence[float]], Iterable[float]]]:
+    """The counts of the distinct bytes 0x80-0xFF in *values*, and a getter of their weights."""
+    present = sorted(set(values))
+    counts = [values.count(b) for b in present]
+    offsets = [b - 0x80 for b in present]
+    if len(offsets) == 1:
+        only = offsets[0]
+        return counts, lambda weights: (weights[only],)
+    return counts, itemgetter(*offsets) if offsets else (lambda weights: ())
+
+
+def _rank(data: bytes, high: bytes, hinted: dict[str, Encoding]) -> list[_Ranked]:
+    """The candidates, best first, scored exactly down to the first that cannot win.
+
+    Single-byte candidates that cannot beat the best are left out but one,
+    whose score is then its upper bound.
+    """
+    ranked: list[_Ranked] = []
+    # Every character of GBK, Big5, EUC-KR and EUC-JP is two bytes 0x80-0xFF (most
+    # of Shift_JIS's too): text whose non-ASCII bytes stand alone is none of them.
+    pairs = data.translate(_HIGH_PAIRS)
+    if pairs.count(b"hh") * 8 >= len(high):
+        limit = 2 + int(MAX_ERROR_SHARE * len(high))
+        first = pairs.find(b"h")
+        probe = data[first : first + _PROBE]
+        for rank, (name, (codec, languages)) in enumerate(MULTI_BYTE.items(), len(SINGLE_BYTE)):
+            # a cheap look at the first non-ASCII bytes rules most candidates out
+            if probe.decode(codec, "replace").count("\ufffd") > 2 + len(probe) // 64:
+                continue
+            text = _decode_with_few_errors(data, codec, limit)
+            if text is None:
+                continue
+            chars = _ASCII_RUNS.sub("", text)
+            best = max(char_scorer(language).score(chars) for language in languages)
+            ranked.append(_Ranked(best + _prior(name, hinted), rank, name))
+    # Single-byte candidates, by an upper bound of their score (each byte's best
+    # weight in any of the encoding's languages; context penalties are never
+    # positive): those whose bound is below the runner-up so far are skipped.
+    counts, weights_of = _histogram(high)
+    bounds = [
+        _Ranked(sum(map(mul, counts, weights_of(best_byte_weights(name)))) + _prior(name, hinted),
+                rank, name)
+        for rank, name in enumerate(SINGLE_BYTE)
+    ]  # fmt: skip
+    bounds.sort(key=lambda r: (-r.score, r.rank))
+    window: tuple[bytes, float, int] | None = None
+    top = max((r.score for r in ranked), default=-math.inf)
+    for index, bound in enumerate(bounds):
+        if bound.score < top:
+            # Not evaluated: stand in for the runner-up by their bound, so the
+            # confidence is never overstated.
+            ranked.append(bounds[index])
+            break
+        name = bound.name
+        best = max(
+            sum(map(mul, counts, weights_of(byte_weights(name, language))))
+            for language in SINGLE_BYTE[name]
+        )
+        if window is None:
+            around, scale = contexts(data, high)
+            window = around, scale, around.translate(_ASCII_CASES).count(b"lu")
+        score = best + _prior(name, hinted) + _context(name, *window)
+        ranked.append(bound._replace(score=score))
+        top = max(top, score)
+    ranked.sort(key=lambda r: (-r.score, r.rank))
+    return ranked
+
+
+def _context(name: str, window: bytes, scale: float, baseline: int) -> float:
+    """Penalties for letter cases switching mid-word and for scripts mixing.
+
+    *window* holds the non-ASCII bytes with their neighbours, each counting
+    for *scale* of them; *baseline* is its count of case switches in ASCII.
+    """
+    classes = window.translate(context_classes(name))
+    if b"a" in classes:  # a non-Latin script: ASCII letters are not its own
+        mixed = sum(classes.count(pair) for pair in (b"al", b"la", b"au", b"ua"))
+        return (classes.count(b"lu") * CASE_SWITCH + mixed * MIXED_SCRIPT) * scale
+    return (classes.count(b"lu") - baseline) * CASE_SWITCH * scale
+
+
+def _decode_with_few_errors(data: bytes, codec: str, limit: int) -> str | None:
+    """*data* decoded by *codec* when it has at most *limit* errors, else ``None``.
+
+    Counting stops at the first error past the limit, so a candidate that is
+    far off costs little.
+    """
+    try:
+        return data.decode(codec)
+    except UnicodeDecodeError as error:
+        position = error.end
+    errors = 1
+    while errors <= limit:
+        try:
+            data[position:].decode(codec)
+        except UnicodeDecodeError as error:
+            errors += 1
+            position += max(error.end, 1)
+            continue
+        return data.decode(codec, "replace")
+    return None
+
+
+def _prior(name: str, hinted: dict[str, Encoding]) -> float:
+    return PRIORS.get(name, 0.0) + (HINT_BONUS if name in hinted else 0.0)
+
+
+def _hint(name: str, score: float, runner_up: str | None) -> EncodingHint:
+    return EncodingHint(
+        ENCODINGS[name],
+        Source.DETECTED,
+        Confidence.TENTATIVE,
+        score=round(min(max(score, 0.0), 1.0), 3),
+        runner_up=runner_up,
+    )
+
+
+def default(
+    body: bytes, *, url: str | None = None, default_encoding: str | None = None
+) -> EncodingHint:
+    """When detection found nothing: the caller's *default_encoding* if it is a
+    label, else the encoding of *url*'s top-level domain, else windows-1252.
+
+    "Otherwise, return an implementation-defined or user-specified default
+    character encoding, with the confidence tentative. ... windows-1252 is
+    recommended as a default in predominantly Western demographics"
+    -- https://html.spec.whatwg.org/multipage/parsing.html#encoding-sniffing-algorithm
+    """
+    encoding = default_encoding_of(default_encoding)
+    if encoding is not None:
+        return EncodingHint(encoding, Source.DEFAULT, Confidence.TENTATIVE, label=default_encoding)
+    encoding = tld_encoding(url)
+    if encoding is not None:
+        return EncodingHint(encoding, Source.DEFAULT, Confidence.TENTATIVE)
+    return EncodingHint(ENCODINGS["windows-1252"], Source.DEFAULT, Confidence.TENTATIVE)
