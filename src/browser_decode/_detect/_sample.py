@@ -97,10 +97,11 @@ def contexts(data: bytes, high: bytes) -> tuple[bytes, float]:
 def utf16_without_bom(body: bytes) -> tuple[str, float] | None:
     """``("UTF-16LE" | "UTF-16BE", score)`` when NUL bytes say so, else ``None``.
 
-    Text that is mostly ASCII or Latin, in UTF-16, has a NUL in the high byte
-    of most code units and almost never in the low byte: NULs at odd offsets
-    only mean little-endian, at even offsets only big-endian. The first
-    :data:`UTF16_HEAD` bytes must then decode without errors or controls.
+    In UTF-16 every ASCII character (markup, spaces, digits, punctuation; most
+    letters of Latin text) has a NUL high byte, and almost no character a NUL
+    low byte: NULs at odd offsets only mean little-endian, at even offsets only
+    big-endian. The first :data:`UTF16_HEAD` bytes must then decode without
+    errors or controls. (UTF-16 without any ASCII is left to the other rules.)
     """
     head = body[:UTF16_HEAD]
     if len(head) < 4 or b"\x00" not in head:
@@ -108,9 +109,9 @@ def utf16_without_bom(body: bytes) -> tuple[str, float] | None:
     head = head[: len(head) // 2 * 2]
     units = len(head) // 2
     even, odd = head[0::2].count(0), head[1::2].count(0)
-    if odd >= 0.2 * units and even <= 0.1 * odd:
+    if odd >= 0.05 * units and even <= 0.1 * odd:
         name, codec = "UTF-16LE", "utf-16-le"
-    elif even >= 0.2 * units and odd <= 0.1 * even:
+    elif even >= 0.05 * units and odd <= 0.1 * even:
         name, codec = "UTF-16BE", "utf-16-be"
     else:
         return None
