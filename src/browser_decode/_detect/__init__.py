@@ -39,6 +39,7 @@ from ._models import (
 )
 from ._sample import (
     MAX_HIGH_BYTES,
+    WHOLE,
     ascii_with_iso_2022_jp_escapes,
     contexts,
     high_bytes,
@@ -86,6 +87,11 @@ def valid_utf8(body: bytes) -> EncodingHint | None:
         decoded = body.decode("ascii")
     else:
         try:
+            if len(body) > WHOLE:
+                # The sample is cut between characters: if it is not UTF-8, the
+                # body is not, and no body-sized buffer (nor the copy of the
+                # body that a UnicodeDecodeError holds) is ever allocated.
+                sample(body).decode("utf-8")
             decoded = body.decode("utf-8")
         except UnicodeDecodeError:
             return None
