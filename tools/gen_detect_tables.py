@@ -15,9 +15,10 @@ not in wordfreq: its letters, vowel and tone marks get Zipf shares
 is written with s/t with comma below or, in every legacy encoding that has them
 only, with cedilla: both spellings get the share of the pair.
 
-Only non-ASCII letters are written out (ASCII bytes mean the same in every
-candidate encoding, so the detector never scores them), each as a bucket
-``k`` with ``ln(p) ~= -k / 2`` where ``p`` is its share of all letters.
+Each letter is written out as a bucket ``k`` with ``ln(p) ~= -k / 2``, where
+``p`` is its share of all letters: the non-ASCII letters (what the candidate
+encodings disagree on) and the ASCII letters a-z (which tell the languages
+of one script apart).
 
 Run ``pip install wordfreq==3.1.1 && python tools/gen_detect_tables.py``;
 ``--check`` verifies the checked-in module is up to date.
@@ -163,9 +164,13 @@ def _module() -> str:
         else:
             shares = _char_shares(wordlist)
         kept = sorted(
-            ((s, c) for c, s in shares.items() if not c.isascii() and s >= MIN_SHARE),
+            (
+                (s, c)
+                for c, s in shares.items()
+                if (not c.isascii() or c.islower()) and s >= MIN_SHARE
+            ),
             key=lambda sc: (-sc[0], sc[1]),
-        )[:limit]
+        )[: limit + 26]
         buckets: dict[int, list[str]] = defaultdict(list)
         for share, char in kept:
             buckets[round(-math.log(share) * BUCKETS_PER_NAT)].append(char)

@@ -29,9 +29,12 @@ from ._hints import default_encoding_of, tld_encoding
 from ._models import (
     CASE_SWITCH,
     MIXED_SCRIPT,
+    STRAY_MARK,
+    SYMBOL_IN_WORD,
     MULTI_BYTE,
     PRIORS,
     SINGLE_BYTE,
+    ascii_weights,
     best_byte_weights,
     byte_weights,
     char_scorer,
@@ -60,6 +63,8 @@ MAX_ERROR_SHARE: Final = 0.01
 #: Bytes from the first non-ASCII one that a multi-byte candidate must decode
 #: nearly without errors before it is tried on the whole sample.
 _PROBE: Final = 512
+#: Bytes whose ASCII letters tell the languages of the Latin script apart.
+ASCII_WINDOW: Final = 16 * 1024
 #: Encodings that decode every byte exactly as another one does.
 _SAME_DECODER: Final[dict[str, str]] = {"gb18030": "GBK", "ISO-8859-8-I": "ISO-8859-8"}
 
@@ -161,6 +166,18 @@ def _rank(data: bytes, high: bytes, hinted: dict[str, Encoding]) -> list[_Ranked
     Single-byte candidates that cannot beat the best are left out but one,
     whose score is then its upper bound.
     """
+    around, scale = contexts(data, high)
+    letters = around[:ASCII_WINDOW].lower()
+    ascii_counts = [letters.count(c) for c in range(ord("a"), ord("z") + 1)]
+    window = around, scale, around.translate(_ASCII_CASES).count(b"lu")
+    ascii_scores: dict[str, float] = {}
+
+    def ascii_score(language: str) -> float:
+        if language not in ascii_scores:
+            weights = ascii_weights(language)
+            ascii_scores[language] = sum(map(mul, ascii_counts, weights))
+        return ascii_scores[language]
+
     ranked: list[_Ranked] = []
     # Every character of GBK, Big5, EUC-KR and EUC-JP is two bytes 0x80-0xFF (most
     # of Shift_JIS's too): text whose non-ASCII bytes stand alone is none of them.
@@ -178,18 +195,18 @@ def _rank(data: bytes, high: bytes, hinted: dict[str, Encoding]) -> list[_Ranked
                 continue
             chars = _ASCII_RUNS.sub("", text)
             best = max(char_scorer(language).score(chars) for language in languages)
+            best += ascii_score(languages[0])
             ranked.append(_Ranked(best + _prior(name, hinted), rank, name))
     # Single-byte candidates, by an upper bound of their score (each byte's best
     # weight in any of the encoding's languages; context penalties are never
-    # positive): those whose bound is below the runner-up so far are skipped.
+    # positive): those whose bound is below the best so far are skipped.
     counts, weights_of = _histogram(high)
-    bounds = [
-        _Ranked(sum(map(mul, counts, weights_of(best_byte_weights(name)))) + _prior(name, hinted),
-                rank, name)
-        for rank, name in enumerate(SINGLE_BYTE)
-    ]  # fmt: skip
+    bounds = []
+    for rank, name in enumerate(SINGLE_BYTE):
+        bound = sum(map(mul, counts, weights_of(best_byte_weights(name))))
+        bound += max(ascii_score(language) for language in SINGLE_BYTE[name])
+        bounds.append(_Ranked(bound + _prior(name, hinted), rank, name))
     bounds.sort(key=lambda r: (-r.score, r.rank))
-    window: tuple[bytes, float, int] | None = None
     top = max((r.score for r in ranked), default=-math.inf)
     for index, bound in enumerate(bounds):
         if bound.score < top:
@@ -199,12 +216,9 @@ def _rank(data: bytes, high: bytes, hinted: dict[str, Encoding]) -> list[_Ranked
             break
         name = bound.name
         best = max(
-            sum(map(mul, counts, weights_of(byte_weights(name, language))))
+            sum(map(mul, counts, weights_of(byte_weights(name, language)))) + ascii_score(language)
             for language in SINGLE_BYTE[name]
         )
-        if window is None:
-            around, scale = contexts(data, high)
-            window = around, scale, around.translate(_ASCII_CASES).count(b"lu")
         score = best + _prior(name, hinted) + _context(name, *window)
         ranked.append(bound._replace(score=score))
         top = max(top, score)
@@ -219,10 +233,15 @@ def _context(name: str, window: bytes, scale: float, baseline: int) -> float:
     for *scale* of them; *baseline* is its count of case switches in ASCII.
     """
     classes = window.translate(context_classes(name))
+    penalty = classes.count(b" m") * STRAY_MARK if b"m" in classes else 0.0
+    if b"s" in classes:
+        inside = sum(classes.count(p) for p in (b"lsl", b"usl", b"lsu", b"usu"))
+        penalty += inside * SYMBOL_IN_WORD
     if b"a" in classes:  # a non-Latin script: ASCII letters are not its own
         mixed = sum(classes.count(pair) for pair in (b"al", b"la", b"au", b"ua"))
-        return (classes.count(b"lu") * CASE_SWITCH + mixed * MIXED_SCRIPT) * scale
-    return (classes.count(b"lu") - baseline) * CASE_SWITCH * scale
+        penalty += classes.count(b"am") * STRAY_MARK
+        return (penalty + classes.count(b"lu") * CASE_SWITCH + mixed * MIXED_SCRIPT) * scale
+    return (penalty + (classes.count(b"lu") - baseline) * CASE_SWITCH) * scale
 
 
 def _decode_with_few_errors(data: bytes, codec: str, limit: int) -> str | None:

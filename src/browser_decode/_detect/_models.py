@@ -36,6 +36,14 @@ UPPERCASE: Final = -1.0
 #: A lowercase letter followed by an uppercase one ("aB"): rare in any script,
 #: the rule when an encoding with the cases swapped reads the text.
 CASE_SWITCH: Final = -5.0
+#: A combining mark (Thai vowel or tone mark, Hebrew point, Arabic vowel sign,
+#: Vietnamese tone mark) after a space or an ASCII letter: it must follow a
+#: letter of its own script.
+STRAY_MARK: Final = -10.0
+#: A non-ASCII symbol or punctuation mark between two letters, as in "f˙r":
+#: apostrophes and the like excepted.
+SYMBOL_IN_WORD: Final = -8.0
+_INSIDE_WORDS: Final = frozenset("’‘·\u00ad")
 #: A letter of a non-Latin script written against an ASCII letter, as in a word
 #: mixing scripts: rare in real text, the rule when a Latin text's accented
 #: letters are read in a Cyrillic, Greek, Hebrew, ... encoding.
@@ -154,6 +162,17 @@ def byte_weights(encoding: str, language: str) -> tuple[float, ...]:
 
 
 @cache
+def ascii_weights(language: str) -> tuple[float, ...]:
+    """Weights of the letters a-z (case-folded) under *language*.
+
+    ASCII letters tell the languages of the Latin script apart; in a page in
+    any other script they are markup, names and loans, weighed as English.
+    """
+    letters = letter_weights(language if language in LATIN else "en")
+    return tuple(letters.get(chr(c), FOREIGN_LETTER) for c in range(ord("a"), ord("z") + 1))
+
+
+@cache
 def best_byte_weights(encoding: str) -> tuple[float, ...]:
     """Each byte's highest weight in any language of *encoding*: a bound on its score."""
     tables = [byte_weights(encoding, language) for language in SINGLE_BYTE[encoding]]
@@ -164,8 +183,9 @@ def best_byte_weights(encoding: str) -> tuple[float, ...]:
 def context_classes(encoding: str) -> bytes:
     """A ``bytes.translate`` table of the letter classes that context penalties count.
 
-    Lowercase letters (and letters without case) -> ``l``, uppercase -> ``u``,
-    anything else -> space; in an encoding for a non-Latin script, ASCII
+    Lowercase letters (and letters without case, digits) -> ``l``, uppercase -> ``u``,
+    combining marks -> ``m``, other non-ASCII characters (symbols, punctuation)
+    -> ``s``, anything else -> space; in an encoding for a non-Latin script, ASCII
     letters and digits -> ``a``, so that ``al``, ``la``, ``au``, ``ua`` are
     script mixes.
     """
@@ -177,8 +197,12 @@ def context_classes(encoding: str) -> bytes:
                 classes[byte] = ord("a")
         elif char.isupper():
             classes[byte] = ord("u")
-        elif unicodedata.category(char)[0] in "LM":
+        elif unicodedata.category(char) == "Mn":
+            classes[byte] = ord("m")
+        elif unicodedata.category(char)[0] in "LMN":
             classes[byte] = ord("l")
+        elif byte >= 0x80 and char not in _INSIDE_WORDS and not char.isspace():
+            classes[byte] = ord("s")
     return bytes(classes)
 
 

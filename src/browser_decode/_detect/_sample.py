@@ -20,6 +20,7 @@ UTF16_HEAD: Final = 4096
 #: Enough non-ASCII bytes for statistics; more only costs time.
 MAX_HIGH_BYTES: Final = 2048
 MAX_CONTEXTS: Final = 256
+RADIUS: Final = 8
 _STEP: Final = 1024
 
 _ASCII: Final = bytes(range(0x80))
@@ -74,11 +75,12 @@ def trim(data: bytes, high: bytes) -> tuple[bytes, bytes]:
 
 
 def contexts(data: bytes, high: bytes) -> tuple[bytes, float]:
-    """The bytes 0x80-0xFF of *data* with their neighbours, and what each stands for.
+    """The bytes 0x80-0xFF of *data* in their context, and what each stands for.
 
-    *data* itself when they are dense; else the three-byte windows around
-    at most :data:`MAX_CONTEXTS` of them, joined by spaces, each standing for
-    ``len(high) / windows`` of them.
+    *data* itself when they are dense; else the windows of :data:`RADIUS`
+    bytes either side of at most :data:`MAX_CONTEXTS` of them, joined by
+    spaces, each standing for ``len(high) / windows`` of them. Markup far from
+    any non-ASCII byte says nothing about the language of the text.
     """
     if len(data) <= 4 * len(high) + 1024:
         return data, 1.0
@@ -87,8 +89,8 @@ def contexts(data: bytes, high: bytes) -> tuple[bytes, float]:
         needle = bytes((value,))
         found = data.find(needle)
         while found >= 0 and len(windows) < MAX_CONTEXTS:
-            windows.append(data[max(found - 1, 0) : found + 2])
-            found = data.find(needle, found + 1)
+            windows.append(data[max(found - RADIUS, 0) : found + RADIUS + 1])
+            found = data.find(needle, found + RADIUS)
         if len(windows) >= MAX_CONTEXTS:
             break
     return b" ".join(windows), len(high) / max(len(windows), 1)
