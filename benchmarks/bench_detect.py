@@ -220,7 +220,7 @@ def _peak(func: Callable[[], object]) -> int:
 
 
 def run_scaling(sizes_mb: list[int], repeat: int) -> None:
-    print("\nscaling: decode_html(undeclared body) against the decode alone (best of N, interleaved)")
+    print("\nscaling: decode_html(undeclared body) against the decode alone (best of N)")
     print(
         f"{'body':24} {'decode ms':>10} {'decode_html ms':>15} {'ratio':>6} "
         f"{'peak/text':>10} {'decode peak/text':>17}"

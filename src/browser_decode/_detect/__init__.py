@@ -29,11 +29,12 @@ from ._hints import default_encoding_of, tld_encoding
 from ._models import (
     CASE_SWITCH,
     MIXED_SCRIPT,
-    STRAY_MARK,
-    SYMBOL_IN_WORD,
     MULTI_BYTE,
     PRIORS,
+    SCRIPT_SWITCH,
     SINGLE_BYTE,
+    STRAY_MARK,
+    SYMBOL_IN_WORD,
     ascii_weights,
     best_byte_weights,
     byte_weights,
@@ -50,6 +51,7 @@ from ._sample import (
     sample,
     trim,
     utf16_without_bom,
+    words_around,
 )
 
 __all__ = ["default", "detect", "valid_utf8"]
@@ -63,8 +65,6 @@ MAX_ERROR_SHARE: Final = 0.01
 #: Bytes from the first non-ASCII one that a multi-byte candidate must decode
 #: nearly without errors before it is tried on the whole sample.
 _PROBE: Final = 512
-#: Bytes whose ASCII letters tell the languages of the Latin script apart.
-ASCII_WINDOW: Final = 16 * 1024
 #: Encodings that decode every byte exactly as another one does.
 _SAME_DECODER: Final[dict[str, str]] = {"gb18030": "GBK", "ISO-8859-8-I": "ISO-8859-8"}
 
@@ -167,7 +167,7 @@ def _rank(data: bytes, high: bytes, hinted: dict[str, Encoding]) -> list[_Ranked
     whose score is then its upper bound.
     """
     around, scale = contexts(data, high)
-    letters = around[:ASCII_WINDOW].lower()
+    letters = words_around(data).lower()
     ascii_counts = [letters.count(c) for c in range(ord("a"), ord("z") + 1)]
     window = around, scale, around.translate(_ASCII_CASES).count(b"lu")
     ascii_scores: dict[str, float] = {}
@@ -215,10 +215,15 @@ def _rank(data: bytes, high: bytes, hinted: dict[str, Encoding]) -> list[_Ranked
             ranked.append(bounds[index])
             break
         name = bound.name
-        best = max(
-            sum(map(mul, counts, weights_of(byte_weights(name, language)))) + ascii_score(language)
-            for language in SINGLE_BYTE[name]
-        )
+        # the languages by their ASCII score: stop when even the best non-ASCII
+        # weights could not lift the next one above the best so far
+        ceiling = bound.score - _prior(name, hinted) - max(map(ascii_score, SINGLE_BYTE[name]))
+        best = -math.inf
+        for language in sorted(SINGLE_BYTE[name], key=ascii_score, reverse=True):
+            if ascii_score(language) + ceiling < best:
+                break
+            high_score = sum(map(mul, counts, weights_of(byte_weights(name, language))))
+            best = max(best, high_score + ascii_score(language))
         score = best + _prior(name, hinted) + _context(name, *window)
         ranked.append(bound._replace(score=score))
         top = max(top, score)
@@ -239,6 +244,8 @@ def _context(name: str, window: bytes, scale: float, baseline: int) -> float:
         penalty += inside * SYMBOL_IN_WORD
     if b"a" in classes:  # a non-Latin script: ASCII letters are not its own
         mixed = sum(classes.count(pair) for pair in (b"al", b"la", b"au", b"ua"))
+        switches = sum(classes.count(words) for words in (b"a l", b"l a", b"a u", b"u a"))
+        penalty += switches * SCRIPT_SWITCH
         penalty += classes.count(b"am") * STRAY_MARK
         return (penalty + classes.count(b"lu") * CASE_SWITCH + mixed * MIXED_SCRIPT) * scale
     return (penalty + (classes.count(b"lu") - baseline) * CASE_SWITCH) * scale

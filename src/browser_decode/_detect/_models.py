@@ -40,6 +40,9 @@ CASE_SWITCH: Final = -5.0
 #: Vietnamese tone mark) after a space or an ASCII letter: it must follow a
 #: letter of its own script.
 STRAY_MARK: Final = -10.0
+#: A word of a non-Latin script next to an ASCII word ("la è bella" read as
+#: Cyrillic): it happens (names, brands), but far less than words of one script.
+SCRIPT_SWITCH: Final = -2.0
 #: A non-ASCII symbol or punctuation mark between two letters, as in "f˙r":
 #: apostrophes and the like excepted.
 SYMBOL_IN_WORD: Final = -8.0
@@ -199,7 +202,7 @@ def context_classes(encoding: str) -> bytes:
             classes[byte] = ord("u")
         elif unicodedata.category(char) == "Mn":
             classes[byte] = ord("m")
-        elif unicodedata.category(char)[0] in "LMN":
+        elif unicodedata.category(char)[0] in "LM" or unicodedata.category(char) == "Nd":
             classes[byte] = ord("l")
         elif byte >= 0x80 and char not in _INSIDE_WORDS and not char.isspace():
             classes[byte] = ord("s")

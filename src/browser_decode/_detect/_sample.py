@@ -10,6 +10,8 @@ ASCII-compatible WHATWG encoding.
 from __future__ import annotations
 
 import re
+from itertools import compress, count, islice
+from operator import not_
 from typing import Final
 
 WHOLE: Final = 64 * 1024
@@ -20,7 +22,7 @@ UTF16_HEAD: Final = 4096
 #: Enough non-ASCII bytes for statistics; more only costs time.
 MAX_HIGH_BYTES: Final = 2048
 MAX_CONTEXTS: Final = 256
-RADIUS: Final = 8
+_WORDS_HEAD: Final = 16 * 1024
 _STEP: Final = 1024
 
 _ASCII: Final = bytes(range(0x80))
@@ -74,26 +76,33 @@ def trim(data: bytes, high: bytes) -> tuple[bytes, bytes]:
     return data, high
 
 
-def contexts(data: bytes, high: bytes) -> tuple[bytes, float]:
-    """The bytes 0x80-0xFF of *data* in their context, and what each stands for.
+def words_around(data: bytes) -> bytes:
+    """The words of *data* that hold a byte 0x80-0xFF, each with its neighbours.
 
-    *data* itself when they are dense; else the windows of :data:`RADIUS`
-    bytes either side of at most :data:`MAX_CONTEXTS` of them, joined by
-    spaces, each standing for ``len(high) / windows`` of them. Markup far from
-    any non-ASCII byte says nothing about the language of the text.
+    At most :data:`MAX_CONTEXTS` of them, each as ``previous word, word, next
+    word``, joined by spaces: the text where the candidates disagree, without
+    the markup far from it (which says nothing about the language of the text).
+    """
+    picked: list[bytes] = []
+    for chunk in (data[:_WORDS_HEAD], data):
+        words = chunk.split()
+        where = compress(count(), map(not_, map(bytes.isascii, words)))
+        picked = [b" ".join(words[max(i - 1, 0) : i + 2]) for i in islice(where, MAX_CONTEXTS)]
+        if len(picked) >= MAX_CONTEXTS // 4 or len(chunk) == len(data):
+            break
+    return b" ".join(picked)
+
+
+def contexts(data: bytes, high: bytes) -> tuple[bytes, float]:
+    """The bytes 0x80-0xFF of *data* with their neighbours, and what each stands for.
+
+    *data* itself when they are dense; else :func:`words_around`, scaled to
+    stand for all of them.
     """
     if len(data) <= 4 * len(high) + 1024:
         return data, 1.0
-    windows: list[bytes] = []
-    for value in set(high):
-        needle = bytes((value,))
-        found = data.find(needle)
-        while found >= 0 and len(windows) < MAX_CONTEXTS:
-            windows.append(data[max(found - RADIUS, 0) : found + RADIUS + 1])
-            found = data.find(needle, found + RADIUS)
-        if len(windows) >= MAX_CONTEXTS:
-            break
-    return b" ".join(windows), len(high) / max(len(windows), 1)
+    around = words_around(data)
+    return around, len(high) / max(len(around.translate(None, _ASCII)), 1)
 
 
 def utf16_without_bom(body: bytes) -> tuple[str, float] | None:
