@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from operator import itemgetter, mul
 from typing import Final, NamedTuple
@@ -151,9 +152,9 @@ def detect(
 
 def _histogram(values: bytes) -> tuple[list[int], Callable[[Sequence[float]], Iterable[float]]]:
     """The counts of the distinct bytes 0x80-0xFF in *values*, and a getter of their weights."""
-    present = sorted(set(values))
-    counts = [values.count(b) for b in present]
-    offsets = [b - 0x80 for b in present]
+    histogram = sorted(Counter(values).items())
+    counts = [n for _, n in histogram]
+    offsets = [b - 0x80 for b, _ in histogram]
     if len(offsets) == 1:
         only = offsets[0]
         return counts, lambda weights: (weights[only],)
@@ -252,25 +253,12 @@ def _context(name: str, window: bytes, scale: float, baseline: int) -> float:
 
 
 def _decode_with_few_errors(data: bytes, codec: str, limit: int) -> str | None:
-    """*data* decoded by *codec* when it has at most *limit* errors, else ``None``.
-
-    Counting stops at the first error past the limit, so a candidate that is
-    far off costs little.
-    """
+    """*data* decoded by *codec* when it has at most *limit* errors, else ``None``."""
     try:
         return data.decode(codec)
-    except UnicodeDecodeError as error:
-        position = error.end
-    errors = 1
-    while errors <= limit:
-        try:
-            data[position:].decode(codec)
-        except UnicodeDecodeError as error:
-            errors += 1
-            position += max(error.end, 1)
-            continue
-        return data.decode(codec, "replace")
-    return None
+    except UnicodeDecodeError:
+        text = data.decode(codec, "replace")
+    return text if text.count("\ufffd") <= limit else None
 
 
 def _prior(name: str, hinted: dict[str, Encoding]) -> float:

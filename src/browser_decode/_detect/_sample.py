@@ -20,7 +20,7 @@ PIECE: Final = 12 * 1024
 #: UTF-16 is recognised from the first bytes alone.
 UTF16_HEAD: Final = 4096
 #: Enough non-ASCII bytes for statistics; more only costs time.
-MAX_HIGH_BYTES: Final = 2048
+MAX_HIGH_BYTES: Final = 1024
 MAX_CONTEXTS: Final = 256
 _WORDS_HEAD: Final = 16 * 1024
 _STEP: Final = 1024
