@@ -167,17 +167,19 @@ def _rank(data: bytes, high: bytes, hinted: dict[str, Encoding]) -> list[_Ranked
     Single-byte candidates that cannot beat the best are left out but one,
     whose score is then its upper bound.
     """
-    around, scale = contexts(data, high)
-    letters = words_around(data).lower()
+    words = words_around(data)
+    around, scale = contexts(data, high, words)
+    letters = words.lower()
     ascii_counts = [letters.count(c) for c in range(ord("a"), ord("z") + 1)]
     window = around, scale, around.translate(_ASCII_CASES).count(b"lu")
-    ascii_scores: dict[str, float] = {}
+    ascii_scores: dict[tuple[float, ...], float] = {}
 
     def ascii_score(language: str) -> float:
-        if language not in ascii_scores:
-            weights = ascii_weights(language)
-            ascii_scores[language] = sum(map(mul, ascii_counts, weights))
-        return ascii_scores[language]
+        weights = ascii_weights(language)  # shared by all non-Latin languages
+        score = ascii_scores.get(weights)
+        if score is None:
+            score = ascii_scores[weights] = sum(map(mul, ascii_counts, weights))
+        return score
 
     ranked: list[_Ranked] = []
     # Every character of GBK, Big5, EUC-KR and EUC-JP is two bytes 0x80-0xFF (most

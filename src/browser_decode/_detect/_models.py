@@ -171,7 +171,9 @@ def ascii_weights(language: str) -> tuple[float, ...]:
     ASCII letters tell the languages of the Latin script apart; in a page in
     any other script they are markup, names and loans, weighed as English.
     """
-    letters = letter_weights(language if language in LATIN else "en")
+    if language not in LATIN and language != "en":
+        return ascii_weights("en")
+    letters = letter_weights(language)
     return tuple(letters.get(chr(c), FOREIGN_LETTER) for c in range(ord("a"), ord("z") + 1))
 
 

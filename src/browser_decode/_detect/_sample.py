@@ -93,16 +93,15 @@ def words_around(data: bytes) -> bytes:
     return b" ".join(picked)
 
 
-def contexts(data: bytes, high: bytes) -> tuple[bytes, float]:
+def contexts(data: bytes, high: bytes, words: bytes) -> tuple[bytes, float]:
     """The bytes 0x80-0xFF of *data* with their neighbours, and what each stands for.
 
-    *data* itself when they are dense; else :func:`words_around`, scaled to
-    stand for all of them.
+    *data* itself when they are dense; else *words* (:func:`words_around`),
+    scaled to stand for all of them.
     """
     if len(data) <= 4 * len(high) + 1024:
         return data, 1.0
-    around = words_around(data)
-    return around, len(high) / max(len(around.translate(None, _ASCII)), 1)
+    return words, len(high) / max(len(words.translate(None, _ASCII)), 1)
 
 
 def utf16_without_bom(body: bytes) -> tuple[str, float] | None:
