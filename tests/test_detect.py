@@ -400,3 +400,13 @@ def test_corpus_exact_text_accuracy() -> None:
         total += 1
         right += _same_text(chosen, row["encoding"], body)
     assert right / total >= 0.99, f"{right}/{total}"
+
+
+def test_generated_tables_are_up_to_date() -> None:
+    pytest.importorskip("wordfreq")
+    pytest.importorskip("msgpack")
+    import subprocess
+    import sys
+
+    tool = Path(__file__).resolve().parents[1] / "tools" / "gen_detect_tables.py"
+    subprocess.run([sys.executable, str(tool), "--check"], check=True)

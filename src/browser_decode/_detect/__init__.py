@@ -172,14 +172,20 @@ def _rank(data: bytes, high: bytes, hinted: dict[str, Encoding]) -> list[_Ranked
     letters = words.lower()
     ascii_counts = [letters.count(c) for c in range(ord("a"), ord("z") + 1)]
     window = around, scale, around.translate(_ASCII_CASES).count(b"lu")
-    ascii_scores: dict[tuple[float, ...], float] = {}
+    by_weights: dict[tuple[float, ...], float] = {}
+    by_language: dict[str, float] = {}
 
     def ascii_score(language: str) -> float:
-        weights = ascii_weights(language)  # shared by all non-Latin languages
-        score = ascii_scores.get(weights)
+        score = by_language.get(language)
         if score is None:
-            score = ascii_scores[weights] = sum(map(mul, ascii_counts, weights))
+            weights = ascii_weights(language)  # shared by all non-Latin languages
+            score = by_weights.get(weights)
+            if score is None:
+                score = by_weights[weights] = sum(map(mul, ascii_counts, weights))
+            by_language[language] = score
         return score
+
+    best_ascii: dict[tuple[str, ...], float] = {}
 
     ranked: list[_Ranked] = []
     # Every character of GBK, Big5, EUC-KR and EUC-JP is two bytes 0x80-0xFF (most
@@ -207,7 +213,10 @@ def _rank(data: bytes, high: bytes, hinted: dict[str, Encoding]) -> list[_Ranked
     bounds = []
     for rank, name in enumerate(SINGLE_BYTE):
         bound = sum(map(mul, counts, weights_of(best_byte_weights(name))))
-        bound += max(ascii_score(language) for language in SINGLE_BYTE[name])
+        languages = SINGLE_BYTE[name]
+        if languages not in best_ascii:
+            best_ascii[languages] = max(map(ascii_score, languages))
+        bound += best_ascii[languages]
         bounds.append(_Ranked(bound + _prior(name, hinted), rank, name))
     bounds.sort(key=lambda r: (-r.score, r.rank))
     top = max((r.score for r in ranked), default=-math.inf)
@@ -220,7 +229,7 @@ def _rank(data: bytes, high: bytes, hinted: dict[str, Encoding]) -> list[_Ranked
         name = bound.name
         # the languages by their ASCII score: stop when even the best non-ASCII
         # weights could not lift the next one above the best so far
-        ceiling = bound.score - _prior(name, hinted) - max(map(ascii_score, SINGLE_BYTE[name]))
+        ceiling = bound.score - _prior(name, hinted) - best_ascii[SINGLE_BYTE[name]]
         best = -math.inf
         for language in sorted(SINGLE_BYTE[name], key=ascii_score, reverse=True):
             if ascii_score(language) + ceiling < best:

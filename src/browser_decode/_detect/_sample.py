@@ -30,6 +30,9 @@ _BOUNDARIES: Final = (b"\n", b" ", b"<")
 _ISO_2022_JP_ESCAPES: Final = (b"\x1b$B", b"\x1b$@", b"\x1b(J", b"\x1b(I")
 _BAD_UTF16: Final = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ufffd]")
 _UTF8_FFFD: Final = b"\xef\xbf\xbd"
+_UTF8_CLASSES: Final = bytes(
+    ord("c") if 0x80 <= b <= 0xBF else ord("l") if 0xC2 <= b <= 0xF4 else 0x20 for b in range(256)
+)
 
 
 def _start_after_boundary(body: bytes, start: int, limit: int) -> int:
@@ -154,6 +157,12 @@ def nearly_utf8(data: bytes) -> float | None:
     least 20 of every 21 non-ASCII sequences are valid (and there are a few),
     the body is UTF-8 with stray bytes or a cut final character.
     """
+    # Each valid sequence is a lead byte 0xC2-0xF4 and one to three continuation
+    # bytes 0x80-0xBF: counts far from that rule the decode out.
+    classes = data.translate(_UTF8_CLASSES)
+    leads, continuations = classes.count(b"l"), classes.count(b"c")
+    if not leads <= continuations * 1.1 or continuations > 3.3 * leads + 2:
+        return None
     text = data.decode("utf-8", "replace")
     errors = text.count("\ufffd") - data.count(_UTF8_FFFD)
     non_ascii = len(text) - (len(data) - len(data.translate(None, _ASCII)))
