@@ -211,6 +211,9 @@ def context_classes(encoding: str) -> bytes:
     return bytes(classes)
 
 
+_MAX_CACHED: Final = 20_000
+
+
 class _Weights(dict[str, float]):
     """Character -> weight under one language; floors are computed on first sight."""
 
@@ -221,7 +224,9 @@ class _Weights(dict[str, float]):
         self.language = language
 
     def __missing__(self, char: str) -> float:
-        weight = self[char] = floor_weight(char, self.language)
+        weight = floor_weight(char, self.language)
+        if len(self) < _MAX_CACHED:  # gb18030 reaches every code point: stay bounded
+            self[char] = weight
         return weight
 
 
