@@ -37,6 +37,7 @@ from ._models import (
     STRAY_MARK,
     SYMBOL_IN_WORD,
     ascii_weights,
+    best_ascii_weights,
     best_byte_weights,
     byte_weights,
     char_scorer,
@@ -210,12 +211,12 @@ def _rank(data: bytes, high: bytes, hinted: dict[str, Encoding]) -> list[_Ranked
     # weight in any of the encoding's languages; context penalties are never
     # positive): those whose bound is below the best so far are skipped.
     counts, weights_of = _histogram(high)
-    bounds = []
+    bounds: list[_Ranked] = []
     for rank, name in enumerate(SINGLE_BYTE):
         bound = sum(map(mul, counts, weights_of(best_byte_weights(name))))
         languages = SINGLE_BYTE[name]
-        if languages not in best_ascii:
-            best_ascii[languages] = max(map(ascii_score, languages))
+        if languages not in best_ascii:  # each letter's best weight in these languages
+            best_ascii[languages] = sum(map(mul, ascii_counts, best_ascii_weights(languages)))
         bound += best_ascii[languages]
         bounds.append(_Ranked(bound + _prior(name, hinted), rank, name))
     bounds.sort(key=lambda r: (-r.score, r.rank))

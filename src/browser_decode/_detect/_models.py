@@ -178,6 +178,13 @@ def ascii_weights(language: str) -> tuple[float, ...]:
 
 
 @cache
+def best_ascii_weights(languages: tuple[str, ...]) -> tuple[float, ...]:
+    """Each letter a-z's highest weight in any of *languages*: a bound on their scores."""
+    tables = [ascii_weights(language) for language in languages]
+    return tuple(max(weights) for weights in zip(*tables, strict=True))
+
+
+@cache
 def best_byte_weights(encoding: str) -> tuple[float, ...]:
     """Each byte's highest weight in any language of *encoding*: a bound on its score."""
     tables = [byte_weights(encoding, language) for language in SINGLE_BYTE[encoding]]

@@ -22,7 +22,7 @@ UTF16_HEAD: Final = 4096
 #: Enough non-ASCII bytes for statistics; more only costs time.
 MAX_HIGH_BYTES: Final = 1024
 MAX_CONTEXTS: Final = 256
-_WORDS_HEAD: Final = 16 * 1024
+_WORDS_HEAD: Final = 8 * 1024
 _STEP: Final = 1024
 
 _ASCII: Final = bytes(range(0x80))
