@@ -76,6 +76,10 @@ _ASCII_RUNS: Final = re.compile("[\x00-\x7f]+")
 _ASCII_CASES: Final = bytes(
     ord("l") if 0x61 <= b <= 0x7A else ord("u") if 0x41 <= b <= 0x5A else 0x20 for b in range(256)
 )
+_ASCII_LOWER: Final = bytes(b + 0x20 if 0x41 <= b <= 0x5A else b for b in range(256))
+_NOT_ASCII_LETTERS: Final = bytes(
+    b for b in range(256) if not (0x41 <= b <= 0x5A or 0x61 <= b <= 0x7A)
+)
 _HIGH_PAIRS: Final = bytes(0x20 if b < 0x80 else ord("h") for b in range(256))
 
 
@@ -170,7 +174,7 @@ def _rank(data: bytes, high: bytes, hinted: dict[str, Encoding]) -> list[_Ranked
     """
     words = words_around(data)
     around, scale = contexts(data, high, words)
-    letters = words.lower()
+    letters = words.translate(_ASCII_LOWER, _NOT_ASCII_LETTERS)
     ascii_counts = [letters.count(c) for c in range(ord("a"), ord("z") + 1)]
     window = around, scale, around.translate(_ASCII_CASES).count(b"lu")
     by_weights: dict[tuple[float, ...], float] = {}

@@ -21,7 +21,7 @@ PIECE: Final = 12 * 1024
 UTF16_HEAD: Final = 4096
 #: Enough non-ASCII bytes for statistics; more only costs time.
 MAX_HIGH_BYTES: Final = 1024
-MAX_CONTEXTS: Final = 256
+MAX_CONTEXTS: Final = 128
 _WORDS_HEAD: Final = 8 * 1024
 _STEP: Final = 1024
 
@@ -86,14 +86,14 @@ def words_around(data: bytes) -> bytes:
     word``, joined by spaces: the text where the candidates disagree, without
     the markup far from it (which says nothing about the language of the text).
     """
-    picked: list[bytes] = []
     for chunk in (data[:_WORDS_HEAD], data):
         words = chunk.split()
-        where = compress(count(), map(not_, map(bytes.isascii, words)))
-        picked = [b" ".join(words[max(i - 1, 0) : i + 2]) for i in islice(where, MAX_CONTEXTS)]
+        picked = list(islice(compress(count(), map(not_, map(bytes.isascii, words))), MAX_CONTEXTS))
         if len(picked) >= MAX_CONTEXTS // 4 or len(chunk) == len(data):
             break
-    return b" ".join(picked)
+    last = len(words) - 1
+    around = [j for i in picked for j in (i - 1, i, i + 1) if 0 <= j <= last]
+    return b" ".join(map(words.__getitem__, around))
 
 
 def contexts(data: bytes, high: bytes, words: bytes) -> tuple[bytes, float]:
