@@ -76,6 +76,8 @@ _ASCII_RUNS: Final = re.compile("[\x00-\x7f]+")
 _ASCII_CASES: Final = bytes(
     ord("l") if 0x61 <= b <= 0x7A else ord("u") if 0x41 <= b <= 0x5A else 0x20 for b in range(256)
 )
+#: Enough non-ASCII bytes to decide without the ASCII letters, when they are dense.
+_MANY: Final = 256
 _ASCII_LOWER: Final = bytes(b + 0x20 if 0x41 <= b <= 0x5A else b for b in range(256))
 _NOT_ASCII_LETTERS: Final = bytes(
     b for b in range(256) if not (0x41 <= b <= 0x5A or 0x61 <= b <= 0x7A)
@@ -172,10 +174,16 @@ def _rank(data: bytes, high: bytes, hinted: dict[str, Encoding]) -> list[_Ranked
     Single-byte candidates that cannot beat the best are left out but one,
     whose score is then its upper bound.
     """
-    words = words_around(data)
-    around, scale = contexts(data, high, words)
-    letters = words.translate(_ASCII_LOWER, _NOT_ASCII_LETTERS)
-    ascii_counts = [letters.count(c) for c in range(ord("a"), ord("z") + 1)]
+    if len(high) >= _MANY and len(data) <= 4 * len(high):
+        # A quarter of the bytes and more are non-ASCII: no Latin-script text, so
+        # no ASCII letters to tell its languages apart; they alone decide.
+        around, scale = data, 1.0
+        ascii_counts = [0] * 26
+    else:
+        words = words_around(data)
+        around, scale = contexts(data, high, words)
+        letters = words.translate(_ASCII_LOWER, _NOT_ASCII_LETTERS)
+        ascii_counts = [letters.count(c) for c in range(ord("a"), ord("z") + 1)]
     window = around, scale, around.translate(_ASCII_CASES).count(b"lu")
     by_weights: dict[tuple[float, ...], float] = {}
     by_language: dict[str, float] = {}
