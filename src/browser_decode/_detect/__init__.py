@@ -29,6 +29,7 @@ from .._result import Confidence, Source
 from ._hints import default_encoding_of, tld_encoding
 from ._models import (
     CASE_SWITCH,
+    LATIN_LANGUAGES,
     MIXED_SCRIPT,
     MULTI_BYTE,
     PRIORS,
@@ -36,12 +37,14 @@ from ._models import (
     SINGLE_BYTE,
     STRAY_MARK,
     SYMBOL_IN_WORD,
+    all_best_byte_weights,
     ascii_weights,
     best_ascii_weights,
     best_byte_weights,
     byte_weights,
     char_scorer,
     context_classes,
+    max_single_byte_prior,
 )
 from ._sample import (
     MAX_HIGH_BYTES,
@@ -154,7 +157,7 @@ def detect(
     margin = math.inf if second is None else best.score - second.score
     score = 1.0 / (1.0 + math.exp(-min(margin, 50.0)))
     name = hinted[best.name].name if best.name in hinted else best.name
-    return _hint(name, score, None if second is None else second.name)
+    return _hint(name, score, second.name if second is not None and second.name else None)
 
 
 def _histogram(values: bytes) -> tuple[list[int], Callable[[Sequence[float]], Iterable[float]]]:
@@ -223,6 +226,17 @@ def _rank(data: bytes, high: bytes, hinted: dict[str, Encoding]) -> list[_Ranked
     # weight in any of the encoding's languages; context penalties are never
     # positive): those whose bound is below the best so far are skipped.
     counts, weights_of = _histogram(high)
+    if ranked:
+        # One bound for every single-byte candidate first: text in a multi-byte
+        # encoding usually settles it without scoring them one by one.
+        bound_all = sum(map(mul, counts, weights_of(all_best_byte_weights())))
+        bound_all += sum(map(mul, ascii_counts, best_ascii_weights(LATIN_LANGUAGES)))
+        bound_all += max_single_byte_prior() + (HINT_BONUS if hinted else 0.0)
+        if bound_all < max(r.score for r in ranked):
+            # unnamed stand-in for them all, so the confidence is never overstated
+            ranked.append(_Ranked(bound_all, len(SINGLE_BYTE) + len(MULTI_BYTE), ""))
+            ranked.sort(key=lambda r: (-r.score, r.rank))
+            return ranked
     bounds: list[_Ranked] = []
     for rank, name in enumerate(SINGLE_BYTE):
         bound = sum(map(mul, counts, weights_of(best_byte_weights(name))))

@@ -252,3 +252,19 @@ class CharScorer:
 @cache
 def char_scorer(language: str) -> CharScorer:
     return CharScorer(language)
+
+
+#: Every language whose ASCII letters are scored as its own (the others use English's).
+LATIN_LANGUAGES: Final = ("en", *sorted(LATIN - {"en"}))
+
+
+@cache
+def all_best_byte_weights() -> tuple[float, ...]:
+    """Each byte's best weight in any single-byte candidate and language: one bound for all."""
+    tables = [best_byte_weights(name) for name in SINGLE_BYTE]
+    return tuple(max(weights) for weights in zip(*tables, strict=True))
+
+
+@cache
+def max_single_byte_prior() -> float:
+    return max(PRIORS.get(name, 0.0) for name in SINGLE_BYTE)
