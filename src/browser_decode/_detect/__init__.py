@@ -81,6 +81,8 @@ _ASCII_CASES: Final = bytes(
 )
 #: Enough non-ASCII bytes to decide without the ASCII letters, when they are dense.
 _MANY: Final = 256
+#: An ASCII letter: its class tells a Latin encoding's table from another script's.
+_ASCII_CLASS_PROBE: Final = b"a"
 _ASCII_LOWER: Final = bytes(b + 0x20 if 0x41 <= b <= 0x5A else b for b in range(256))
 _NOT_ASCII_LETTERS: Final = bytes(
     b for b in range(256) if not (0x41 <= b <= 0x5A or 0x61 <= b <= 0x7A)
@@ -238,6 +240,8 @@ def _rank(data: bytes, high: bytes, hinted: dict[str, Encoding]) -> list[_Ranked
             ranked.sort(key=lambda r: (-r.score, r.rank))
             return ranked
     bounds: list[_Ranked] = []
+    present = _ASCII_CLASS_PROBE + bytes(sorted(set(high)))
+    penalties: dict[bytes, float] = {}
     for rank, name in enumerate(SINGLE_BYTE):
         bound = sum(map(mul, counts, weights_of(best_byte_weights(name))))
         languages = SINGLE_BYTE[name]
@@ -263,7 +267,11 @@ def _rank(data: bytes, high: bytes, hinted: dict[str, Encoding]) -> list[_Ranked
                 break
             high_score = sum(map(mul, counts, weights_of(byte_weights(name, language))))
             best = max(best, high_score + ascii_score(language))
-        score = best + _prior(name, hinted) + _context(name, *window)
+        # encodings that class the present bytes alike get the same penalties
+        key = present.translate(context_classes(name))
+        if key not in penalties:
+            penalties[key] = _context(name, *window)
+        score = best + _prior(name, hinted) + penalties[key]
         ranked.append(bound._replace(score=score))
         top = max(top, score)
     ranked.sort(key=lambda r: (-r.score, r.rank))
