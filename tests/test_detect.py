@@ -17,9 +17,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from browser_decode import Source, decode_html, get_encoding
-from browser_decode._detect import _rank, default, detect, valid_utf8
+from browser_decode._detect import default, detect, valid_utf8
 from browser_decode._detect._hints import LOCALE_ENCODINGS, TLD_ENCODINGS, tld_encoding, tld_of
 from browser_decode._detect._models import LATIN, MULTI_BYTE, SINGLE_BYTE
+from browser_decode._detect._rank import rank_candidates
 from browser_decode._detect._sample import WHOLE, high_bytes, sample, trim
 from browser_decode._labels import NAMES
 
@@ -218,7 +219,7 @@ def test_escape_bytes_alone_are_not_iso_2022_jp() -> None:
 
 def test_multi_byte_candidates_that_fail_drop_out() -> None:
     data = _page(RUSSIAN, "cp1251")
-    ranked = _rank(data, high_bytes(data), {})
+    ranked = rank_candidates(data, high_bytes(data), {})
     names = {r.name for r in ranked}
     # Russian words of odd length end in a lead byte followed by a space: an error
     # in every multi-byte encoding
