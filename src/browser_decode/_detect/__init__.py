@@ -10,7 +10,8 @@ WHATWG encodings only, in bounded time (docs/detection.md):
    sequences in 7-bit text -> ISO-2022-JP, nearly-valid UTF-8 -> UTF-8; a
    candidate whose decoder fails on the sample drops out;
 3. the survivors are ranked by the log-likelihood of their decoded non-ASCII
-   characters under per-language character frequencies (:mod:`._models`),
+   characters under per-language character frequencies (:mod:`._rank`,
+   :mod:`._models`),
    plus small priors and the caller's hints.
 """
 
