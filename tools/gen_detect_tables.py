@@ -13,7 +13,9 @@ not in wordfreq: its letters, vowel and tone marks get Zipf shares
 (1 / (rank + 2)) from their approximate order of frequency in Thai text
 (:data:`THAI_BY_FREQUENCY`, general knowledge of Thai orthography). Romanian
 is written with s/t with comma below or, in every legacy encoding that has them
-only, with cedilla: both spellings get the share of the pair.
+only, with cedilla: both spellings get the share of the pair. Estonian is not
+in wordfreq either: its letters get approximate shares (:data:`ESTONIAN`,
+general knowledge of Estonian orthography).
 
 Each letter is written out as a bucket ``k`` with ``ln(p) ~= -k / 2``, where
 ``p`` is its share of all letters: the non-ASCII letters (what the candidate
@@ -52,6 +54,7 @@ LANGUAGES: dict[str, tuple[str, int]] = {
     "zh-Hans": ("zh", 3000),
     "zh-Hant": ("zh", 3000),
     "th": ("", 100),
+    "et": ("", 100),
 }
 MIN_SHARE = 2e-6  # rarer characters are left to the detector's floor
 BUCKETS_PER_NAT = 2
@@ -116,9 +119,22 @@ THAI_BY_FREQUENCY = (
     "\u0e08\u0e1e\u0e38\u0e4c\u0e43\u0e0a\u0e39\u0e37\u0e47\u0e42\u0e36\u0e1c\u0e0b\u0e33"
     "\u0e16\u0e20\u0e18\u0e28\u0e1f\u0e13\u0e29\u0e0d\u0e09\u0e1d\u0e46\u0e10\u0e2f\u0e12"
     "\u0e2e\u0e24\u0e06\u0e11\u0e2c\u0e0e\u0e0f\u0e4a\u0e4b\u0e0c\u0e03\u0e05\u0e26\u0e4d"
-    "\u0e3a\u0e45\u0e4e\u0e50\u0e51\u0e52\u0e53\u0e54\u0e55\u0e56\u0e57\u0e58\u0e59\u0e4f"
-    "\u0e5a\u0e5b"
-)
+    "\u0e3a\u0e45\u0e4e\u0e50\u0e51\u0e52\u0e53\u0e54\u0e55\u0e56\u0e57\u0e58\u0e59"
+)  # not the archaic marks U+0E4F, U+0E5A, U+0E5B
+
+
+#: Approximate letter shares (%) of Estonian text.
+ESTONIAN = {
+    "a": 9.1, "i": 8.5, "e": 8.0, "s": 7.9, "t": 6.6, "l": 5.7, "u": 5.0, "n": 4.8,
+    "k": 4.5, "d": 3.8, "m": 3.6, "o": 3.5, "r": 3.0, "v": 2.1, "ä": 1.8, "g": 1.7,
+    "h": 1.7, "j": 1.6, "p": 1.6, "õ": 1.0, "b": 0.9, "ü": 0.9, "ö": 0.3, "f": 0.1,
+    "c": 0.05, "z": 0.03, "š": 0.03, "y": 0.03, "w": 0.02, "ž": 0.01, "x": 0.01, "q": 0.005,
+}  # fmt: skip
+
+
+def _estonian() -> dict[str, float]:
+    total = sum(ESTONIAN.values())
+    return {c: share / total for c, share in ESTONIAN.items()}
 
 
 def _thai() -> dict[str, float]:
@@ -165,6 +181,8 @@ def _module() -> str:
             shares = _traditional(zh)
         elif lang == "th":
             shares = _thai()
+        elif lang == "et":
+            shares = _estonian()
         elif lang == "ro":
             shares = _romanian(_char_shares(wordlist))
         else:

@@ -59,11 +59,27 @@ _CJK_PUNCTUATION: Final = frozenset(
 )
 _CJK_LANGUAGES: Final = frozenset({"ja", "ko", "zh-Hans", "zh-Hant"})
 
-_WESTERN: Final = ("en", "fr", "de", "es", "it", "pt", "nl", "sv", "da", "nb", "fi", "ca", "is")
+_WESTERN: Final = (
+    "en",
+    "fr",
+    "de",
+    "es",
+    "it",
+    "pt",
+    "nl",
+    "sv",
+    "da",
+    "nb",
+    "fi",
+    "ca",
+    "is",
+    "et",
+)
 _CENTRAL: Final = ("cs", "sk", "pl", "hu", "sl", "sh", "ro")
 _CYRILLIC: Final = ("ru", "uk", "bg", "mk")
 #: Languages written in the Latin script: their non-ASCII letters sit between ASCII letters.
 LATIN: Final = frozenset((*_WESTERN, *_CENTRAL, "lt", "lv", "tr", "vi"))
+_BALTIC: Final = ("lt", "lv", "et")
 
 #: Single-byte candidates -> the languages they were made for. Encodings that
 #: nobody detects from content (ISO-8859-3, -10, -14, x-user-defined) are left
@@ -76,7 +92,7 @@ SINGLE_BYTE: Final[dict[str, tuple[str, ...]]] = {
     "windows-1254": ("tr",),
     "windows-1255": ("he",),
     "windows-1256": ("ar", "fa", "ur"),
-    "windows-1257": ("lt", "lv"),
+    "windows-1257": _BALTIC,
     "windows-1258": ("vi",),
     "windows-874": ("th",),
     "ISO-8859-2": _CENTRAL,
@@ -89,8 +105,8 @@ SINGLE_BYTE: Final[dict[str, tuple[str, ...]]] = {
     "ISO-8859-7": ("el",),
     "ISO-8859-6": ("ar",),
     "ISO-8859-8": ("he",),
-    "ISO-8859-13": ("lt", "lv"),
-    "ISO-8859-4": ("lt", "lv"),
+    "ISO-8859-13": _BALTIC,
+    "ISO-8859-4": _BALTIC,
     "ISO-8859-16": ("ro", "pl", "hu", "sl", "sh"),
     "macintosh": _WESTERN,
 }

@@ -195,7 +195,7 @@ def _context(name: str, window: bytes, scale: float, baseline: int) -> float:
     classes = window.translate(context_classes(name))
     penalty = classes.count(b" m") * STRAY_MARK if b"m" in classes else 0.0
     if b"s" in classes:
-        inside = sum(classes.count(p) for p in (b"lsl", b"usl", b"lsu", b"usu"))
+        inside = sum(classes.count(p) for p in (b"lsl", b"usl", b"lsu", b"usu", b"asa"))
         penalty += inside * SYMBOL_IN_WORD
     if b"a" in classes:  # a non-Latin script: ASCII letters are not its own
         mixed = sum(classes.count(pair) for pair in (b"al", b"la", b"au", b"ua"))
