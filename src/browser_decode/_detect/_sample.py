@@ -2,9 +2,10 @@
 
 Detection never reads more than :data:`WHOLE` bytes of a body: a larger one is
 represented by its head, a piece of its middle and its tail, cut at a newline
-(or a space or ``<``) so that no multi-byte character is split: bytes
-0x00-0x2F are never the second, third or fourth byte of a character in any
-ASCII-compatible WHATWG encoding.
+(or a space or ``<``) so that no multi-byte character is split: none of them
+is ever the second, third or fourth byte of a character in an ASCII-compatible
+WHATWG encoding (those bytes are 0x30-0x39 in gb18030's four-byte sequences,
+0x40 and above everywhere else).
 """
 
 from __future__ import annotations
