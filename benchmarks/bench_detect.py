@@ -16,7 +16,8 @@ and the scaling of ``decode_html`` on 10 MB (and 20 MB) of undeclared
 windows-1251 and Shift_JIS: time relative to the decode alone, and peak memory
 (tracemalloc) relative to the decoded text.
 
-    python benchmarks/bench_detect.py [CORPUS] [--repeat N] [--no-peers] [--no-scaling]
+    python benchmarks/bench_detect.py [CORPUS] [--repeat N] [--no-peers]
+                                      [--no-scaling | --scaling-only] [--sizes 10,20]
 """
 
 from __future__ import annotations
@@ -255,9 +256,12 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3, help="best of N timings per page")
     parser.add_argument("--no-peers", action="store_true", help="only browser_decode")
     parser.add_argument("--no-scaling", action="store_true", help="skip the 10/20 MB figures")
+    parser.add_argument("--scaling-only", action="store_true", help="only the 10/20 MB figures")
     parser.add_argument("--sizes", default="10,20", help="scaling body sizes in MB")
     args = parser.parse_args()
-    if (args.corpus / "manifest.jsonl").exists():
+    if args.scaling_only:
+        pass
+    elif (args.corpus / "manifest.jsonl").exists():
         run_corpus(args.corpus, args.repeat, not args.no_peers)
     else:
         print(f"no corpus at {args.corpus}: skipping the accuracy table")
