@@ -1,0 +1,274 @@
+#!/usr/bin/env python3
+"""Detection of undeclared pages: browser_decode against the usual detectors, in one run.
+
+For every page of a corpus folder (``manifest.jsonl`` + files, the format of
+``../shared/corpus/dev``; default: that folder when it exists) the body is the
+``undecl`` file (declarations removed), or ``orig`` when the page never
+declared anything. A detector is right when our decoder, run with the WHATWG
+encoding it chose, gives exactly the text that the true encoding gives
+(manifest field ``encoding``). Peers answer Python codec names or labels; they
+are mapped onto the WHATWG encoding a browser uses for them (``cp932`` ->
+Shift_JIS, ``GB2312`` -> GBK, ...), and an answer no browser has counts as wrong.
+
+Printed: exact-text accuracy per true encoding and overall, median and p95
+milliseconds per page, time relative to a plain decode with the true encoding,
+and the scaling of ``decode_html`` on 10 MB (and 20 MB) of undeclared
+windows-1251 and Shift_JIS: time relative to the decode alone, and peak memory
+(tracemalloc) relative to the decoded text.
+
+    python benchmarks/bench_detect.py [CORPUS] [--repeat N] [--no-peers]
+                                      [--no-scaling | --scaling-only] [--sizes 10,20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import statistics
+import sys
+import time
+import tracemalloc
+from collections import defaultdict
+from collections.abc import Callable
+from pathlib import Path
+
+from browser_decode import decode_html, get_encoding
+from browser_decode._detect import default, detect, valid_utf8
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus" / "dev"
+
+#: Python codec names (as detectors spell them) that are not WHATWG labels ->
+#: the WHATWG encoding browsers use for such bytes.
+CODEC_TO_WHATWG = {
+    "ascii": "windows-1252", "utf_8": "UTF-8", "utf_16": "UTF-16LE", "utf_16_le": "UTF-16LE",
+    "utf_16_be": "UTF-16BE", "latin_1": "windows-1252", "cp874": "windows-874",
+    "tis_620": "windows-874", "iso8859_11": "windows-874", "mac_roman": "macintosh",
+    "mac_cyrillic": "x-mac-cyrillic", "maccyrillic": "x-mac-cyrillic", "cp932": "Shift_JIS",
+    "shift_jis_2004": "Shift_JIS", "shift_jisx0213": "Shift_JIS", "euc_jis_2004": "EUC-JP",
+    "euc_jisx0213": "EUC-JP", "iso2022_jp": "ISO-2022-JP", "cp949": "EUC-KR", "uhc": "EUC-KR",
+    "cp950": "Big5", "big5hkscs": "Big5", "big5-hkscs": "Big5", "gb2312": "GBK",
+    "cp866": "IBM866", "koi8_r": "KOI8-R", "koi8_u": "KOI8-U", "iso8859_9": "windows-1254",
+    "iso-8859-9": "windows-1254", "iso8859_1": "windows-1252", "iso-8859-1": "windows-1252",
+    "windows-31j": "Shift_JIS",
+}  # fmt: skip
+for _n in range(1250, 1259):
+    CODEC_TO_WHATWG[f"cp{_n}"] = f"windows-{_n}"
+for _n in (2, 3, 4, 5, 6, 7, 8, 10, 13, 14, 15, 16):
+    CODEC_TO_WHATWG[f"iso8859_{_n}"] = f"ISO-8859-{_n}"
+
+
+def to_whatwg(answer: str | None) -> str | None:
+    if not answer:
+        return None
+    key = answer.strip().lower().replace("-", "_")
+    if key in CODEC_TO_WHATWG:
+        return CODEC_TO_WHATWG[key]
+    encoding = get_encoding(answer)
+    if encoding is None:
+        encoding = get_encoding(key)
+    return None if encoding is None or encoding.name == "replacement" else encoding.name
+
+
+Detector = Callable[[bytes], "str | None"]
+
+
+def ours(body: bytes) -> str | None:
+    """The detection step of ``decode_html`` for an undeclared body (after BOM,
+    header and prescan, which find nothing here): valid UTF-8, detect, default."""
+    return (valid_utf8(body) or detect(body) or default(body)).encoding.name
+
+
+def peers() -> dict[str, Detector]:
+    found: dict[str, Detector] = {}
+    try:
+        import charset_normalizer
+
+        def cn(body: bytes) -> str | None:
+            best = charset_normalizer.from_bytes(body).best()
+            return None if best is None else to_whatwg(best.encoding)
+
+        found["charset-normalizer"] = cn
+    except ImportError:
+        pass
+    try:
+        import chardet
+
+        found["chardet"] = lambda body: to_whatwg(chardet.detect(body)["encoding"])
+    except ImportError:
+        pass
+    try:
+        import cchardet
+
+        found["cchardet"] = lambda body: to_whatwg(cchardet.detect(body)["encoding"])
+    except ImportError:
+        pass
+    return found
+
+
+def load(corpus: Path) -> list[tuple[str, str, bytes]]:
+    pages = []
+    with open(corpus / "manifest.jsonl", encoding="utf-8") as f:
+        for line in f:
+            row = json.loads(line)
+            path = corpus / (row.get("undecl") or row["orig"])
+            pages.append((row["page"], row["encoding"], path.read_bytes()))
+    return pages
+
+
+def _timed(func: Callable[[], object], repeat: int) -> tuple[object, float]:
+    best = float("inf")
+    result: object = None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = func()
+        best = min(best, time.perf_counter() - start)
+    return result, best
+
+
+def run_corpus(corpus: Path, repeat: int, with_peers: bool) -> None:
+    pages = load(corpus)
+    detectors: dict[str, Detector] = {"browser_decode": ours}
+    if with_peers:
+        detectors.update(peers())
+    truth_text = {}
+    decode_time = {}
+    for page, encoding, body in pages:
+        codec = get_encoding(encoding)
+        assert codec is not None
+        truth_text[page], decode_time[page] = _timed(lambda: codec.decode(body), repeat)  # noqa: B023
+    print(f"corpus: {corpus} ({len(pages)} pages)\n")
+    results: dict[str, dict[str, list[bool]]] = {}
+    timings: dict[str, list[float]] = {}
+    misses: list[str] = []
+    for name, detector in detectors.items():
+        per_encoding: dict[str, list[bool]] = defaultdict(list)
+        times = []
+        for page, encoding, body in pages:
+            answer, seconds = _timed(lambda: detector(body), repeat)  # noqa: B023
+            times.append(seconds)
+            ok = answer == encoding
+            if not ok and isinstance(answer, str):
+                codec = get_encoding(answer)
+                ok = codec is not None and codec.decode(body) == truth_text[page]
+            per_encoding[encoding].append(ok)
+            if not ok and name == "browser_decode":
+                misses.append(f"  {page} {encoding} -> {answer}")
+        results[name] = per_encoding
+        timings[name] = times
+    names = list(detectors)
+    encodings = sorted({e for _, e, _ in pages}, key=lambda e: (-len(results[names[0]][e]), e))
+    print(f"{'encoding':16} {'pages':>5} " + " ".join(f"{n:>18}" for n in names))
+    for encoding in encodings:
+        row = [f"{sum(results[n][encoding]) / len(results[n][encoding]):18.1%}" for n in names]
+        print(f"{encoding:16} {len(results[names[0]][encoding]):5} " + " ".join(row))
+    overall = []
+    for n in names:
+        flat = [ok for oks in results[n].values() for ok in oks]
+        overall.append(f"{sum(flat)}/{len(flat)} {sum(flat) / len(flat):6.1%}")
+    print(f"{'overall':16} {len(pages):5} " + " ".join(f"{o:>18}" for o in overall))
+    plain = [decode_time[p] for p, _, _ in pages]
+    print()
+    for label, values in (
+        ("median ms/page", lambda n: statistics.median(timings[n]) * 1e3),
+        ("p95 ms/page", lambda n: statistics.quantiles(timings[n], n=20)[-1] * 1e3),
+        ("x plain decode (total)", lambda n: sum(timings[n]) / sum(plain)),
+        (
+            "x plain decode (median)",
+            lambda n: statistics.median(
+                t / max(d, 1e-9) for t, d in zip(timings[n], plain, strict=True)
+            ),
+        ),
+    ):
+        print(f"{label:22} " + " ".join(f"{values(n):18.2f}" for n in names))
+    print(f"{'plain decode median ms':22} {statistics.median(plain) * 1e3:18.3f}")
+    if misses:
+        print("\nbrowser_decode misses:\n" + "\n".join(misses))
+
+
+_RUSSIAN = (
+    "Съешь же ещё этих мягких французских булок, да выпей чаю. Вчера в городе "
+    "прошёл концерт, на который пришли тысячи людей; погода была тёплой. "
+)
+_JAPANESE = (
+    "吾輩は猫である。名前はまだ無い。どこで生れたかとんと見当がつかぬ。"
+    "何でも薄暗いじめじめした所でニャーニャー泣いていた事だけは記憶している。"
+)
+
+
+def _big_body(text: str, codec: str, size: int) -> bytes:
+    line = text.encode(codec)
+    parts = []
+    total = 0
+    n = 0
+    while total < size:
+        chunk = b"<p>%d " % n + line + b"</p>\n"
+        parts.append(chunk)
+        total += len(chunk)
+        n += 1
+    return b"".join(parts)[:size]
+
+
+def _peak(func: Callable[[], object]) -> int:
+    gc.collect()
+    tracemalloc.start()
+    result = func()
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    del result
+    return peak
+
+
+def run_scaling(sizes_mb: list[int], repeat: int) -> None:
+    print("\nscaling: decode_html(undeclared body) against the decode alone (best of N)")
+    print(
+        f"{'body':24} {'decode ms':>10} {'decode_html ms':>15} {'ratio':>6} "
+        f"{'peak/text':>10} {'decode peak/text':>17}"
+    )
+    for size_mb in sizes_mb:
+        for text, codec, name in (
+            (_RUSSIAN, "cp1251", "windows-1251"),
+            (_JAPANESE, "cp932", "Shift_JIS"),
+        ):
+            body = _big_body(text, codec, size_mb * 1_000_000)
+            encoding = get_encoding(name)
+            assert encoding is not None
+            result = decode_html(body)
+            assert result.provenance.encoding == name, result.provenance
+            text_size = sys.getsizeof(result.text)
+            del result
+            plain = full = float("inf")
+            for _ in range(repeat):
+                plain = min(plain, _timed(lambda: encoding.decode(body), 1)[1])  # noqa: B023
+                full = min(full, _timed(lambda: decode_html(body), 1)[1])  # noqa: B023
+            peak = _peak(lambda: decode_html(body))  # noqa: B023
+            decode_peak = _peak(lambda: encoding.decode(body))  # noqa: B023
+            print(
+                f"{size_mb:3} MB {name:18} {plain * 1e3:10.1f} {full * 1e3:15.1f} "
+                f"{full / plain:6.2f} {peak / text_size:10.2f} {decode_peak / text_size:17.2f}"
+            )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("corpus", nargs="?", type=Path, default=DEFAULT_CORPUS)
+    parser.add_argument("--repeat", type=int, default=3, help="best of N timings per page")
+    parser.add_argument("--no-peers", action="store_true", help="only browser_decode")
+    parser.add_argument("--no-scaling", action="store_true", help="skip the 10/20 MB figures")
+    parser.add_argument("--scaling-only", action="store_true", help="only the 10/20 MB figures")
+    parser.add_argument("--sizes", default="10,20", help="scaling body sizes in MB")
+    args = parser.parse_args()
+    if args.scaling_only:
+        pass
+    elif (args.corpus / "manifest.jsonl").exists():
+        run_corpus(args.corpus, args.repeat, not args.no_peers)
+    else:
+        print(f"no corpus at {args.corpus}: skipping the accuracy table")
+    if not args.no_scaling:
+        run_scaling([int(s) for s in args.sizes.split(",")], max(args.repeat, 5))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

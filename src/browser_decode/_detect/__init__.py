@@ -1,0 +1,138 @@
+"""Stages 5-7: bodies that declare nothing. Valid UTF-8, detection, default.
+
+Browsers never guess UTF-8 for undeclared http content; we do (a documented
+deviation, docs/deviations.md): bytes that decode as UTF-8 without a single
+error are almost never anything else. Otherwise :func:`detect` chooses among
+WHATWG encodings only, in bounded time (docs/detection.md):
+
+1. a sample of at most ~64 KiB (head, middle and tail of a larger body);
+2. sound pre-filters: NUL patterns -> UTF-16LE/BE, ISO-2022-JP escape
+   sequences in 7-bit text -> ISO-2022-JP, nearly-valid UTF-8 -> UTF-8; a
+   candidate whose decoder fails on the sample drops out;
+3. the survivors are ranked by the log-likelihood of their decoded non-ASCII
+   characters under per-language character frequencies (:mod:`._rank`,
+   :mod:`._models`),
+   plus small priors and the caller's hints.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Final
+
+from .._get_an_encoding import ENCODINGS
+from .._hint import EncodingHint
+from .._result import Confidence, Source
+from ._hints import default_encoding_of, tld_encoding
+from ._rank import rank_candidates
+from ._sample import (
+    MAX_HIGH_BYTES,
+    WHOLE,
+    ascii_with_iso_2022_jp_escapes,
+    high_bytes,
+    nearly_utf8,
+    sample,
+    trim,
+    utf16_without_bom,
+)
+
+__all__ = ["default", "detect", "valid_utf8"]
+
+#: Encodings that decode every byte exactly as another one does.
+_SAME_DECODER: Final[dict[str, str]] = {"gb18030": "GBK", "ISO-8859-8-I": "ISO-8859-8"}
+
+
+def valid_utf8(body: bytes) -> EncodingHint | None:
+    """UTF-8 when the undeclared body decodes as UTF-8 without an error.
+
+    Two kinds of valid UTF-8 are left to :func:`detect`: 7-bit ISO-2022-JP
+    (its escape sequences are ASCII) and BOM-less UTF-16 of mostly-ASCII text
+    (its NULs are ASCII too).
+    """
+    if b"\x1b" in body and ascii_with_iso_2022_jp_escapes(sample(body)):
+        return None
+    if b"\x00" in body and utf16_without_bom(body) is not None:
+        return None
+    if body.isascii():
+        decoded = body.decode("ascii")
+    else:
+        try:
+            if len(body) > WHOLE:
+                # The sample is cut between characters: if it is not UTF-8, the
+                # body is not, and no body-sized buffer (nor the copy of the
+                # body that a UnicodeDecodeError holds) is ever allocated.
+                sample(body).decode("utf-8")
+            decoded = body.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    return EncodingHint(ENCODINGS["UTF-8"], Source.UTF8, Confidence.TENTATIVE, decoded=decoded)
+
+
+def detect(
+    body: bytes, *, url: str | None = None, default_encoding: str | None = None
+) -> EncodingHint | None:
+    """The most plausible WHATWG encoding of an undeclared body, or ``None``.
+
+    *url* (a URL or a bare top-level domain) and *default_encoding* (a label)
+    are optional hints, as a browser's TLD and locale are: they break ties and
+    tip close calls, never more. ``None`` when the body gives no evidence.
+    """
+    utf16 = utf16_without_bom(body)
+    if utf16 is not None:
+        name, score = utf16
+        return _hint(name, score, None)
+    data = sample(body)
+    if b"\x1b" in data and ascii_with_iso_2022_jp_escapes(data):
+        return _hint("ISO-2022-JP", 1.0, None)
+    high = high_bytes(data)
+    if not high:
+        # Only beyond the sample: their byte values alone must decide.
+        high = high_bytes(body)[:MAX_HIGH_BYTES]
+        if not high:
+            return None
+    data, high = trim(data, high)
+    share = nearly_utf8(data)
+    if share is not None:
+        return _hint("UTF-8", share, None)
+
+    hinted = {
+        _SAME_DECODER.get(e.name, e.name): e
+        for e in (tld_encoding(url), default_encoding_of(default_encoding))
+        if e is not None
+    }
+    ranked = rank_candidates(data, high, hinted)
+    best, second = ranked[0], ranked[1] if len(ranked) > 1 else None
+    margin = math.inf if second is None else best.score - second.score
+    score = 1.0 / (1.0 + math.exp(-min(margin, 50.0)))
+    name = hinted[best.name].name if best.name in hinted else best.name
+    return _hint(name, score, second.name if second is not None and second.name else None)
+
+
+def _hint(name: str, score: float, runner_up: str | None) -> EncodingHint:
+    return EncodingHint(
+        ENCODINGS[name],
+        Source.DETECTED,
+        Confidence.TENTATIVE,
+        score=round(min(max(score, 0.0), 1.0), 3),
+        runner_up=runner_up,
+    )
+
+
+def default(
+    body: bytes, *, url: str | None = None, default_encoding: str | None = None
+) -> EncodingHint:
+    """When detection found nothing: the caller's *default_encoding* if it is a
+    label, else the encoding of *url*'s top-level domain, else windows-1252.
+
+    "Otherwise, return an implementation-defined or user-specified default
+    character encoding, with the confidence tentative. ... windows-1252 is
+    recommended as a default in predominantly Western demographics"
+    -- https://html.spec.whatwg.org/multipage/parsing.html#encoding-sniffing-algorithm
+    """
+    encoding = default_encoding_of(default_encoding)
+    if encoding is not None:
+        return EncodingHint(encoding, Source.DEFAULT, Confidence.TENTATIVE, label=default_encoding)
+    encoding = tld_encoding(url)
+    if encoding is not None:
+        return EncodingHint(encoding, Source.DEFAULT, Confidence.TENTATIVE)
+    return EncodingHint(ENCODINGS["windows-1252"], Source.DEFAULT, Confidence.TENTATIVE)

@@ -1,0 +1,286 @@
+"""Language models: how plausible a decoded character is in a language.
+
+Each candidate encoding serves a few languages. A candidate's score for a
+sample is the log-likelihood of the sample's non-ASCII characters (ASCII bytes
+mean the same in every candidate) under the best of its languages: a sum of
+log character shares from :mod:`._frequencies` (generated from word lists,
+not from pages), with floors for what the lists do not hold:
+
+* punctuation and symbols that any text uses (quotes, dashes, NBSP, ...);
+* letters the language does not use: rare, but they occur (names, loans);
+* C1 controls, private-use and unassigned code points, U+FFFD: the mark of a
+  wrong decoder, almost never in real text.
+
+Single-byte candidates are scored from a histogram of the sample's bytes
+0x80-0xFF (a byte is always the same character), multi-byte ones from their
+decoded characters.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import cache
+from typing import Final
+
+from .._decoders import decode
+from ._frequencies import BUCKETS_PER_NAT, LETTERS
+
+#: log-likelihoods (natural log) of what the letter tables do not cover
+COMMON_PUNCTUATION: Final = -6.5
+CJK_PUNCTUATION: Final = -4.5
+FOREIGN_LETTER: Final = -13.0
+SYMBOL: Final = -10.0
+IMPOSSIBLE: Final = -25.0
+#: An uppercase letter: a minority of letters, but whole headlines are capitals.
+UPPERCASE: Final = -1.0
+#: A lowercase letter followed by an uppercase one ("aB"): rare in any script,
+#: the rule when an encoding with the cases swapped reads the text.
+CASE_SWITCH: Final = -5.0
+#: A combining mark (Thai vowel or tone mark, Hebrew point, Arabic vowel sign,
+#: Vietnamese tone mark) after a space or an ASCII letter: it must follow a
+#: letter of its own script.
+STRAY_MARK: Final = -10.0
+#: A word of a non-Latin script next to an ASCII word ("la è bella" read as
+#: Cyrillic): it happens (names, brands), but far less than words of one script.
+SCRIPT_SWITCH: Final = -2.0
+#: A non-ASCII symbol or punctuation mark between two letters, as in "f˙r":
+#: apostrophes and the like excepted.
+SYMBOL_IN_WORD: Final = -8.0
+_INSIDE_WORDS: Final = frozenset("’‘·\u00ad")
+#: A letter of a non-Latin script written against an ASCII letter, as in a word
+#: mixing scripts: rare in real text, the rule when a Latin text's accented
+#: letters are read in a Cyrillic, Greek, Hebrew, ... encoding.
+MIXED_SCRIPT: Final = -6.0
+
+_COMMON_PUNCTUATION: Final = frozenset("\u00a0\u00ad«»‘’‚‛“”„‟‹›–—―…•·†‡‰′″€£¥¢©®™°±×÷§№¹²³¼½¾¿¡")
+_CJK_PUNCTUATION: Final = frozenset(
+    "\u3000、。〃〈〉《》「」『』【】〔〕〜・ー…‥‘’“”※○●◎◇◆□■△▲▽▼☆★→←↑↓＝"
+    + "".join(chr(c) for c in range(0xFF01, 0xFF5F))  # fullwidth ASCII forms
+)
+_CJK_LANGUAGES: Final = frozenset({"ja", "ko", "zh-Hans", "zh-Hant"})
+
+_WESTERN: Final = (
+    "en",
+    "fr",
+    "de",
+    "es",
+    "it",
+    "pt",
+    "nl",
+    "sv",
+    "da",
+    "nb",
+    "fi",
+    "ca",
+    "is",
+    "et",
+)
+_CENTRAL: Final = ("cs", "sk", "pl", "hu", "sl", "sh", "ro")
+_CYRILLIC: Final = ("ru", "uk", "bg", "mk")
+#: Languages written in the Latin script: their non-ASCII letters sit between ASCII letters.
+LATIN: Final = frozenset((*_WESTERN, *_CENTRAL, "lt", "lv", "tr", "vi"))
+_BALTIC: Final = ("lt", "lv", "et")
+
+#: Single-byte candidates -> the languages they were made for. Encodings that
+#: nobody detects from content (ISO-8859-3, -10, -14, x-user-defined) are left
+#: to the caller's hint; ISO-8859-8-I decodes exactly as ISO-8859-8.
+SINGLE_BYTE: Final[dict[str, tuple[str, ...]]] = {
+    "windows-1252": _WESTERN,
+    "windows-1251": _CYRILLIC,
+    "windows-1250": _CENTRAL,
+    "windows-1253": ("el",),
+    "windows-1254": ("tr",),
+    "windows-1255": ("he",),
+    "windows-1256": ("ar", "fa", "ur"),
+    "windows-1257": _BALTIC,
+    "windows-1258": ("vi",),
+    "windows-874": ("th",),
+    "ISO-8859-2": _CENTRAL,
+    "ISO-8859-15": _WESTERN,
+    "ISO-8859-5": _CYRILLIC,
+    "KOI8-R": ("ru", "bg", "mk"),
+    "KOI8-U": ("uk", "ru"),
+    "IBM866": ("ru", "uk", "bg"),
+    "x-mac-cyrillic": _CYRILLIC,
+    "ISO-8859-7": ("el",),
+    "ISO-8859-6": ("ar",),
+    "ISO-8859-8": ("he",),
+    "ISO-8859-13": _BALTIC,
+    "ISO-8859-4": _BALTIC,
+    "ISO-8859-16": ("ro", "pl", "hu", "sl", "sh"),
+    "macintosh": _WESTERN,
+}
+
+#: Multi-byte candidates -> (Python codec used as a strict filter, languages).
+#: The Python codecs accept (nearly) a subset of what the WHATWG decoders
+#: accept (cp932 for Shift_JIS, cp949 for EUC-KR, gb18030 for GBK,
+#: big5hkscs for Big5), so a few errors are tolerated rather than fatal.
+MULTI_BYTE: Final[dict[str, tuple[str, tuple[str, ...]]]] = {
+    "GBK": ("gb18030", ("zh-Hans",)),
+    "Big5": ("big5hkscs", ("zh-Hant",)),
+    "Shift_JIS": ("cp932", ("ja",)),
+    "EUC-JP": ("euc_jp", ("ja",)),
+    "EUC-KR": ("cp949", ("ko",)),
+}
+
+#: Small log-priors (nats): encodings that were rarely a legacy default on the
+#: web start slightly behind; evidence from a few characters outweighs this.
+PRIORS: Final[dict[str, float]] = {
+    "ISO-8859-15": -0.5,
+    "ISO-8859-4": -2.0,
+    "ISO-8859-13": -1.0,
+    "ISO-8859-16": -2.0,
+    "ISO-8859-6": -0.5,
+    "ISO-8859-8": -0.5,
+    "KOI8-U": -0.5,
+    "IBM866": -1.0,
+    "x-mac-cyrillic": -1.0,
+    "macintosh": -2.0,
+}
+
+
+@cache
+def letter_weights(language: str) -> dict[str, float]:
+    """Character -> log share for the letters of *language* (from the tables)."""
+    return {
+        char: -bucket / BUCKETS_PER_NAT for bucket, chars in LETTERS[language] for char in chars
+    }
+
+
+def floor_weight(char: str, language: str) -> float:
+    """The log-likelihood of a character that *language*'s letter table lacks."""
+    if language in _CJK_LANGUAGES and char in _CJK_PUNCTUATION:
+        return CJK_PUNCTUATION
+    if char in _COMMON_PUNCTUATION:
+        return COMMON_PUNCTUATION
+    category = unicodedata.category(char)
+    if category in ("Cc", "Co", "Cn", "Cs") or char == "\ufffd":
+        return IMPOSSIBLE
+    if category[0] in "LM":
+        return FOREIGN_LETTER
+    return SYMBOL
+
+
+def _fold(char: str) -> str:
+    lower = char.lower()
+    return lower if len(lower) == 1 else char
+
+
+@cache
+def byte_weights(encoding: str, language: str) -> tuple[float, ...]:
+    """Weights of bytes 0x80..0xFF decoded by *encoding*, under *language*."""
+    letters = letter_weights(language)
+    weights = []
+    for char in decode(encoding, bytes(range(0x80, 0x100))):
+        folded = _fold(char)
+        weight = letters.get(folded)
+        if weight is None:
+            weight = floor_weight(folded, language)
+        weights.append(weight + UPPERCASE if folded != char else weight)
+    return tuple(weights)
+
+
+@cache
+def ascii_weights(language: str) -> tuple[float, ...]:
+    """Weights of the letters a-z (case-folded) under *language*.
+
+    ASCII letters tell the languages of the Latin script apart; in a page in
+    any other script they are markup, names and loans, weighed as English.
+    """
+    if language not in LATIN and language != "en":
+        return ascii_weights("en")
+    letters = letter_weights(language)
+    return tuple(letters.get(chr(c), FOREIGN_LETTER) for c in range(ord("a"), ord("z") + 1))
+
+
+@cache
+def best_ascii_weights(languages: tuple[str, ...]) -> tuple[float, ...]:
+    """Each letter a-z's highest weight in any of *languages*: a bound on their scores."""
+    tables = [ascii_weights(language) for language in languages]
+    return tuple(max(weights) for weights in zip(*tables, strict=True))
+
+
+@cache
+def best_byte_weights(encoding: str) -> tuple[float, ...]:
+    """Each byte's highest weight in any language of *encoding*: a bound on its score."""
+    tables = [byte_weights(encoding, language) for language in SINGLE_BYTE[encoding]]
+    return tuple(max(weights) for weights in zip(*tables, strict=True))
+
+
+@cache
+def context_classes(encoding: str) -> bytes:
+    """A ``bytes.translate`` table of the letter classes that context penalties count.
+
+    Lowercase letters (and letters without case, digits) -> ``l``, uppercase -> ``u``,
+    combining marks -> ``m``, other non-ASCII characters (symbols, punctuation)
+    -> ``s``, anything else -> space; in an encoding for a non-Latin script, ASCII
+    letters and digits -> ``a``, so that ``al``, ``la``, ``au``, ``ua`` are
+    script mixes.
+    """
+    latin = all(language in LATIN for language in SINGLE_BYTE[encoding])
+    classes = bytearray(b" " * 256)
+    for byte, char in enumerate(decode(encoding, bytes(range(256)))):
+        if byte < 0x80 and not latin:
+            if char.isalnum():
+                classes[byte] = ord("a")
+        elif char.isupper():
+            classes[byte] = ord("u")
+        elif unicodedata.category(char) == "Mn":
+            classes[byte] = ord("m")
+        elif unicodedata.category(char)[0] in "LM" or unicodedata.category(char) == "Nd":
+            classes[byte] = ord("l")
+        elif byte >= 0x80 and char not in _INSIDE_WORDS and not char.isspace():
+            classes[byte] = ord("s")
+    return bytes(classes)
+
+
+_MAX_CACHED: Final = 20_000
+
+
+class _Weights(dict[str, float]):
+    """Character -> weight under one language; floors are computed on first sight."""
+
+    __slots__ = ("language",)
+
+    def __init__(self, language: str) -> None:
+        super().__init__(letter_weights(language))
+        self.language = language
+
+    def __missing__(self, char: str) -> float:
+        weight = floor_weight(char, self.language)
+        if len(self) < _MAX_CACHED:  # gb18030 reaches every code point: stay bounded
+            self[char] = weight
+        return weight
+
+
+class CharScorer:
+    """Scores decoded non-ASCII characters under one language."""
+
+    __slots__ = ("_weights",)
+
+    def __init__(self, language: str) -> None:
+        self._weights = _Weights(language)
+
+    def score(self, chars: str) -> float:
+        return sum(map(self._weights.__getitem__, chars))
+
+
+@cache
+def char_scorer(language: str) -> CharScorer:
+    return CharScorer(language)
+
+
+#: Every language whose ASCII letters are scored as its own (the others use English's).
+LATIN_LANGUAGES: Final = ("en", *sorted(LATIN - {"en"}))
+
+
+@cache
+def all_best_byte_weights() -> tuple[float, ...]:
+    """Each byte's best weight in any single-byte candidate and language: one bound for all."""
+    tables = [best_byte_weights(name) for name in SINGLE_BYTE]
+    return tuple(max(weights) for weights in zip(*tables, strict=True))
+
+
+@cache
+def max_single_byte_prior() -> float:
+    return max(PRIORS.get(name, 0.0) for name in SINGLE_BYTE)

@@ -1,0 +1,219 @@
+"""Ranking the candidate encodings of a sample: the statistics of :func:`detect`.
+
+Single-byte candidates are scored from a histogram of the sample's bytes
+0x80-0xFF and from letter classes counted with ``bytes.translate`` (all in C);
+multi-byte candidates from their decoded characters. Candidates are scored
+exactly only while an upper bound of their score can still beat the best so
+far (branch and bound), which keeps the cost to a few dozen vector sums.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from operator import itemgetter, mul
+from typing import Final, NamedTuple
+
+from .._get_an_encoding import Encoding
+from ._models import (
+    CASE_SWITCH,
+    LATIN_LANGUAGES,
+    MIXED_SCRIPT,
+    MULTI_BYTE,
+    PRIORS,
+    SCRIPT_SWITCH,
+    SINGLE_BYTE,
+    STRAY_MARK,
+    SYMBOL_IN_WORD,
+    all_best_byte_weights,
+    ascii_weights,
+    best_ascii_weights,
+    best_byte_weights,
+    byte_weights,
+    char_scorer,
+    context_classes,
+    max_single_byte_prior,
+)
+from ._sample import contexts, words_around
+
+#: Log-prior bonus (nats) of an encoding the caller's hints point at: enough to
+#: win a tie or a near-tie, far less than the evidence of a few characters.
+HINT_BONUS: Final = 3.0
+#: A multi-byte candidate whose decoder fails on more than this share of the
+#: sample's non-ASCII bytes (plus two, for a cut sequence) drops out.
+MAX_ERROR_SHARE: Final = 0.01
+#: Bytes from the first non-ASCII one that a multi-byte candidate must decode
+#: nearly without errors before it is tried on the whole sample.
+_PROBE: Final = 512
+_ASCII_RUNS: Final = re.compile("[\x00-\x7f]+")
+#: ``bytes.translate`` tables: ASCII letters by case (see ``context_classes``), and
+#: bytes 0x80-0xFF -> ``h``.
+_ASCII_CASES: Final = bytes(
+    ord("l") if 0x61 <= b <= 0x7A else ord("u") if 0x41 <= b <= 0x5A else 0x20 for b in range(256)
+)
+#: Enough non-ASCII bytes to decide without the ASCII letters, when they are dense.
+_MANY: Final = 256
+#: An ASCII letter: its class tells a Latin encoding's table from another script's.
+_ASCII_CLASS_PROBE: Final = b"a"
+_ASCII_LOWER: Final = bytes(b + 0x20 if 0x41 <= b <= 0x5A else b for b in range(256))
+_NOT_ASCII_LETTERS: Final = bytes(
+    b for b in range(256) if not (0x41 <= b <= 0x5A or 0x61 <= b <= 0x7A)
+)
+_HIGH_PAIRS: Final = bytes(0x20 if b < 0x80 else ord("h") for b in range(256))
+
+
+class _Ranked(NamedTuple):
+    score: float
+    rank: int
+    name: str
+
+
+def _histogram(values: bytes) -> tuple[list[int], Callable[[Sequence[float]], Iterable[float]]]:
+    """The counts of the distinct bytes 0x80-0xFF in *values*, and a getter of their weights."""
+    histogram = sorted(Counter(values).items())
+    counts = [n for _, n in histogram]
+    offsets = [b - 0x80 for b, _ in histogram]
+    if len(offsets) == 1:
+        only = offsets[0]
+        return counts, lambda weights: (weights[only],)
+    return counts, itemgetter(*offsets) if offsets else (lambda weights: ())
+
+
+def rank_candidates(data: bytes, high: bytes, hinted: dict[str, Encoding]) -> list[_Ranked]:
+    """The candidates, best first, scored exactly down to the first that cannot win.
+
+    Single-byte candidates that cannot beat the best are left out but one,
+    whose score is then its upper bound.
+    """
+    if len(high) >= _MANY and len(data) <= 4 * len(high):
+        # A quarter of the bytes and more are non-ASCII: no Latin-script text, so
+        # no ASCII letters to tell its languages apart; they alone decide.
+        around, scale = data, 1.0
+        ascii_counts = [0] * 26
+    else:
+        words = words_around(data)
+        around, scale = contexts(data, high, words)
+        letters = words.translate(_ASCII_LOWER, _NOT_ASCII_LETTERS)
+        ascii_counts = [letters.count(c) for c in range(ord("a"), ord("z") + 1)]
+    window = around, scale, around.translate(_ASCII_CASES).count(b"lu")
+    by_weights: dict[tuple[float, ...], float] = {}
+    by_language: dict[str, float] = {}
+
+    def ascii_score(language: str) -> float:
+        score = by_language.get(language)
+        if score is None:
+            weights = ascii_weights(language)  # shared by all non-Latin languages
+            score = by_weights.get(weights)
+            if score is None:
+                score = by_weights[weights] = sum(map(mul, ascii_counts, weights))
+            by_language[language] = score
+        return score
+
+    best_ascii: dict[tuple[str, ...], float] = {}
+
+    ranked: list[_Ranked] = []
+    # Every character of GBK, Big5, EUC-KR and EUC-JP is two bytes 0x80-0xFF (most
+    # of Shift_JIS's too): text whose non-ASCII bytes stand alone is none of them.
+    pairs = data.translate(_HIGH_PAIRS)
+    if pairs.count(b"hh") * 8 >= len(high):
+        limit = 2 + int(MAX_ERROR_SHARE * len(high))
+        first = pairs.find(b"h")
+        probe = data[first : first + _PROBE]
+        for rank, (name, (codec, languages)) in enumerate(MULTI_BYTE.items(), len(SINGLE_BYTE)):
+            # a cheap look at the first non-ASCII bytes rules most candidates out
+            if probe.decode(codec, "replace").count("\ufffd") > 2 + len(probe) // 64:
+                continue
+            text = _decode_with_few_errors(data, codec, limit)
+            if text is None:
+                continue
+            chars = _ASCII_RUNS.sub("", text)
+            best = max(char_scorer(language).score(chars) for language in languages)
+            best += ascii_score(languages[0])
+            ranked.append(_Ranked(best + _prior(name, hinted), rank, name))
+    # Single-byte candidates, by an upper bound of their score (each byte's best
+    # weight in any of the encoding's languages; context penalties are never
+    # positive): those whose bound is below the best so far are skipped.
+    counts, weights_of = _histogram(high)
+    if ranked:
+        # One bound for every single-byte candidate first: text in a multi-byte
+        # encoding usually settles it without scoring them one by one.
+        bound_all = sum(map(mul, counts, weights_of(all_best_byte_weights())))
+        bound_all += sum(map(mul, ascii_counts, best_ascii_weights(LATIN_LANGUAGES)))
+        bound_all += max_single_byte_prior() + (HINT_BONUS if hinted else 0.0)
+        if bound_all < max(r.score for r in ranked):
+            # unnamed stand-in for them all, so the confidence is never overstated
+            ranked.append(_Ranked(bound_all, len(SINGLE_BYTE) + len(MULTI_BYTE), ""))
+            ranked.sort(key=lambda r: (-r.score, r.rank))
+            return ranked
+    bounds: list[_Ranked] = []
+    present = _ASCII_CLASS_PROBE + bytes(sorted(set(high)))
+    penalties: dict[bytes, float] = {}
+    for rank, name in enumerate(SINGLE_BYTE):
+        bound = sum(map(mul, counts, weights_of(best_byte_weights(name))))
+        languages = SINGLE_BYTE[name]
+        if languages not in best_ascii:  # each letter's best weight in these languages
+            best_ascii[languages] = sum(map(mul, ascii_counts, best_ascii_weights(languages)))
+        bound += best_ascii[languages]
+        bounds.append(_Ranked(bound + _prior(name, hinted), rank, name))
+    bounds.sort(key=lambda r: (-r.score, r.rank))
+    top = max((r.score for r in ranked), default=-math.inf)
+    for index, bound in enumerate(bounds):
+        if bound.score < top:
+            # Not evaluated: stand in for the runner-up by their bound, so the
+            # confidence is never overstated.
+            ranked.append(bounds[index])
+            break
+        name = bound.name
+        # the languages by their ASCII score: stop when even the best non-ASCII
+        # weights could not lift the next one above the best so far
+        ceiling = bound.score - _prior(name, hinted) - best_ascii[SINGLE_BYTE[name]]
+        best = -math.inf
+        for language in sorted(SINGLE_BYTE[name], key=ascii_score, reverse=True):
+            if ascii_score(language) + ceiling < best:
+                break
+            high_score = sum(map(mul, counts, weights_of(byte_weights(name, language))))
+            best = max(best, high_score + ascii_score(language))
+        # encodings that class the present bytes alike get the same penalties
+        key = present.translate(context_classes(name))
+        if key not in penalties:
+            penalties[key] = _context(name, *window)
+        score = best + _prior(name, hinted) + penalties[key]
+        ranked.append(bound._replace(score=score))
+        top = max(top, score)
+    ranked.sort(key=lambda r: (-r.score, r.rank))
+    return ranked
+
+
+def _context(name: str, window: bytes, scale: float, baseline: int) -> float:
+    """Penalties for letter cases switching mid-word and for scripts mixing.
+
+    *window* holds the non-ASCII bytes with their neighbours, each counting
+    for *scale* of them; *baseline* is its count of case switches in ASCII.
+    """
+    classes = window.translate(context_classes(name))
+    penalty = classes.count(b" m") * STRAY_MARK if b"m" in classes else 0.0
+    if b"s" in classes:
+        inside = sum(classes.count(p) for p in (b"lsl", b"usl", b"lsu", b"usu", b"asa"))
+        penalty += inside * SYMBOL_IN_WORD
+    if b"a" in classes:  # a non-Latin script: ASCII letters are not its own
+        mixed = sum(classes.count(pair) for pair in (b"al", b"la", b"au", b"ua"))
+        switches = sum(classes.count(words) for words in (b"a l", b"l a", b"a u", b"u a"))
+        penalty += switches * SCRIPT_SWITCH
+        penalty += classes.count(b"am") * STRAY_MARK
+        return (penalty + classes.count(b"lu") * CASE_SWITCH + mixed * MIXED_SCRIPT) * scale
+    return (penalty + (classes.count(b"lu") - baseline) * CASE_SWITCH) * scale
+
+
+def _decode_with_few_errors(data: bytes, codec: str, limit: int) -> str | None:
+    """*data* decoded by *codec* when it has at most *limit* errors, else ``None``."""
+    try:
+        return data.decode(codec)
+    except UnicodeDecodeError:
+        text = data.decode(codec, "replace")
+    return text if text.count("\ufffd") <= limit else None
+
+
+def _prior(name: str, hinted: dict[str, Encoding]) -> float:
+    return PRIORS.get(name, 0.0) + (HINT_BONUS if name in hinted else 0.0)

@@ -1,0 +1,173 @@
+"""Bounded samples of a body, and the cheap pre-filters run on them.
+
+Detection never reads more than :data:`WHOLE` bytes of a body: a larger one is
+represented by its head, a piece of its middle and its tail, cut at a newline
+(or a space or ``<``) so that no multi-byte character is split: none of them
+is ever the second, third or fourth byte of a character in an ASCII-compatible
+WHATWG encoding (those bytes are 0x30-0x39 in gb18030's four-byte sequences,
+0x40 and above everywhere else).
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import compress, count, islice
+from operator import not_
+from typing import Final
+
+WHOLE: Final = 64 * 1024
+HEAD: Final = 32 * 1024
+PIECE: Final = 12 * 1024
+#: UTF-16 is recognised from the first bytes alone.
+UTF16_HEAD: Final = 4096
+#: Enough non-ASCII bytes for statistics; more only costs time.
+MAX_HIGH_BYTES: Final = 1024
+MAX_CONTEXTS: Final = 128
+_WORDS_HEAD: Final = 8 * 1024
+_STEP: Final = 1024
+
+_ASCII: Final = bytes(range(0x80))
+_BOUNDARIES: Final = (b"\n", b" ", b"<")
+_ISO_2022_JP_ESCAPES: Final = (b"\x1b$B", b"\x1b$@", b"\x1b(J", b"\x1b(I")
+_BAD_UTF16: Final = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ufffd]")
+_UTF8_FFFD: Final = b"\xef\xbf\xbd"
+_UTF8_CLASSES: Final = bytes(
+    ord("c") if 0x80 <= b <= 0xBF else ord("l") if 0xC2 <= b <= 0xF4 else 0x20 for b in range(256)
+)
+
+
+def _start_after_boundary(body: bytes, start: int, limit: int) -> int:
+    found = [i for i in (body.find(b, start, limit) for b in _BOUNDARIES) if i >= 0]
+    return min(found) + 1 if found else start
+
+
+def _end_before_boundary(body: bytes, start: int, end: int) -> int:
+    found = [i for i in (body.rfind(b, start, end) for b in _BOUNDARIES) if i >= 0]
+    return max(found) if found else end
+
+
+def _piece(body: bytes, start: int, end: int) -> bytes:
+    start = _start_after_boundary(body, start, end)
+    return body[start : _end_before_boundary(body, start, end)]
+
+
+def sample(body: bytes) -> bytes:
+    """*body* itself up to :data:`WHOLE` bytes, else its head, middle and tail."""
+    size = len(body)
+    if size <= WHOLE:
+        return body
+    head = body[: _end_before_boundary(body, 0, HEAD)]
+    middle = _piece(body, size // 2, size // 2 + PIECE)
+    tail = _piece(body, size - PIECE, size)
+    return b"\n".join((head, middle, tail))
+
+
+def high_bytes(data: bytes) -> bytes:
+    """The bytes 0x80-0xFF of *data*, in order."""
+    return data.translate(None, _ASCII)
+
+
+def trim(data: bytes, high: bytes) -> tuple[bytes, bytes]:
+    """*data* and its *high* bytes, cut (at a boundary) after about :data:`MAX_HIGH_BYTES`."""
+    if len(high) <= MAX_HIGH_BYTES * 5 // 4:
+        return data, high
+    seen = 0
+    for end in range(_STEP, len(data), _STEP):
+        seen += len(data[end - _STEP : end].translate(None, _ASCII))
+        if seen >= MAX_HIGH_BYTES:
+            data = data[: _end_before_boundary(data, end - _STEP, end)]
+            return data, data.translate(None, _ASCII)
+    return data, high
+
+
+def words_around(data: bytes) -> bytes:
+    """The words of *data* that hold a byte 0x80-0xFF, each with its neighbours.
+
+    At most :data:`MAX_CONTEXTS` of them, each as ``previous word, word, next
+    word``, joined by spaces: the text where the candidates disagree, without
+    the markup far from it (which says nothing about the language of the text).
+    """
+    for chunk in (data[:_WORDS_HEAD], data):
+        words = chunk.split()
+        picked = list(islice(compress(count(), map(not_, map(bytes.isascii, words))), MAX_CONTEXTS))
+        if len(picked) >= MAX_CONTEXTS // 4 or len(chunk) == len(data):
+            break
+    last = len(words) - 1
+    around = [j for i in picked for j in (i - 1, i, i + 1) if 0 <= j <= last]
+    return b" ".join(map(words.__getitem__, around))
+
+
+def contexts(data: bytes, high: bytes, words: bytes) -> tuple[bytes, float]:
+    """The bytes 0x80-0xFF of *data* with their neighbours, and what each stands for.
+
+    *data* itself when they are dense; else *words* (:func:`words_around`),
+    scaled to stand for all of them.
+    """
+    if len(data) <= 4 * len(high) + 1024:
+        return data, 1.0
+    return words, len(high) / max(len(words.translate(None, _ASCII)), 1)
+
+
+def utf16_without_bom(body: bytes) -> tuple[str, float] | None:
+    """``("UTF-16LE" | "UTF-16BE", score)`` when NUL bytes say so, else ``None``.
+
+    In UTF-16 every ASCII character (markup, spaces, digits, punctuation; most
+    letters of Latin text) has a NUL high byte, and almost no character a NUL
+    low byte: NULs at odd offsets only mean little-endian, at even offsets only
+    big-endian. The first :data:`UTF16_HEAD` bytes must then decode without
+    errors or controls. (UTF-16 without any ASCII is left to the other rules.)
+    """
+    head = body[:UTF16_HEAD]
+    if len(head) < 4 or b"\x00" not in head:
+        return None
+    head = head[: len(head) // 2 * 2]
+    units = len(head) // 2
+    even, odd = head[0::2].count(0), head[1::2].count(0)
+    if odd >= 0.05 * units and even <= 0.1 * odd:
+        name, codec = "UTF-16LE", "utf-16-le"
+    elif even >= 0.05 * units and odd <= 0.1 * even:
+        name, codec = "UTF-16BE", "utf-16-be"
+    else:
+        return None
+    text = head.decode(codec, "replace")
+    bad = len(_BAD_UTF16.findall(text))
+    if bad > 1 + len(text) / 50:
+        return None
+    return name, 1.0 - bad / len(text)
+
+
+def ascii_with_iso_2022_jp_escapes(data: bytes) -> bool:
+    """Whether *data* is 7-bit ISO-2022-JP: ASCII with its escape sequences.
+
+    "ESC ( B / ESC ( J / ESC ( I / ESC $ @ / ESC $ B" switch the
+    ISO-2022-JP decoder's state (https://encoding.spec.whatwg.org/#iso-2022-jp-decoder).
+    """
+    if not data.isascii() or not any(esc in data for esc in _ISO_2022_JP_ESCAPES):
+        return False
+    try:
+        data.decode("iso2022_jp_ext")
+    except UnicodeDecodeError:
+        return data.decode("iso2022_jp_ext", "replace").count("\ufffd") <= 2
+    return True
+
+
+def nearly_utf8(data: bytes) -> float | None:
+    """The share of valid sequences when *data* is UTF-8 but for a few errors.
+
+    Valid multi-byte UTF-8 sequences are very unlikely in legacy text: when at
+    least 20 of every 21 non-ASCII sequences are valid (and there are a few),
+    the body is UTF-8 with stray bytes or a cut final character.
+    """
+    # Each valid sequence is a lead byte 0xC2-0xF4 and one to three continuation
+    # bytes 0x80-0xBF: counts far from that rule the decode out.
+    classes = data.translate(_UTF8_CLASSES)
+    leads, continuations = classes.count(b"l"), classes.count(b"c")
+    if not leads <= continuations * 1.1 or continuations > 3.3 * leads + 2:
+        return None
+    text = data.decode("utf-8", "replace")
+    errors = text.count("\ufffd") - data.count(_UTF8_FFFD)
+    non_ascii = len(text) - (len(data) - len(data.translate(None, _ASCII)))
+    valid = non_ascii - errors
+    if valid < 4 or errors * 20 > valid:
+        return None
+    return valid / (valid + errors)
