@@ -27,6 +27,7 @@ from ._hints import default_encoding_of, tld_encoding
 from ._rank import rank_candidates
 from ._sample import (
     MAX_HIGH_BYTES,
+    UTF16_HEAD,
     WHOLE,
     ascii_with_iso_2022_jp_escapes,
     high_bytes,
@@ -51,7 +52,9 @@ def valid_utf8(body: bytes) -> EncodingHint | None:
     """
     if b"\x1b" in body and ascii_with_iso_2022_jp_escapes(sample(body)):
         return None
-    if b"\x00" in body and utf16_without_bom(body) is not None:
+    # UTF-16 is valid UTF-8 only when all its bytes are ASCII (any byte >= 0x80
+    # would need UTF-8 continuation bytes around it), so only such heads defer.
+    if b"\x00" in body and body[:UTF16_HEAD].isascii() and utf16_without_bom(body) is not None:
         return None
     if body.isascii():
         decoded = body.decode("ascii")
