@@ -411,3 +411,10 @@ def test_generated_tables_are_up_to_date() -> None:
 
     tool = Path(__file__).resolve().parents[1] / "tools" / "gen_detect_tables.py"
     subprocess.run([sys.executable, str(tool), "--check"], check=True)
+
+
+def test_valid_utf8_with_non_ascii_is_not_taken_for_utf16() -> None:
+    """A NUL next to a multi-byte UTF-8 sequence: UTF-16 would not be valid UTF-8."""
+    body = "0\x00\x80".encode()
+    hint = valid_utf8(body)
+    assert hint is not None and hint.encoding.name == "UTF-8"
