@@ -22,7 +22,6 @@ from typing import Final
 
 from ._hint import EncodingHint
 from ._prescan import PRESCAN_LIMIT, _meta, _OutOfBytes, skip_attributes
-from ._result import Confidence, Source
 
 #: The most bytes the head scan reads.
 HEAD_SCAN_LIMIT: Final = 64 * 1024
@@ -77,13 +76,7 @@ def head_scan(body: bytes) -> EncodingHint | None:
             if name == b"meta" and not is_end:
                 found, position = _meta(data, position, lt)
                 if found is not None:
-                    return EncodingHint(
-                        found.encoding,
-                        Source.META,
-                        Confidence.TENTATIVE,
-                        label=found.label,
-                        offset=found.offset,
-                    )
+                    return found.hint()
                 position += 1
             else:
                 position = skip_attributes(data, position) + 1

@@ -48,6 +48,16 @@ class Declaration(NamedTuple):
     label: str
     offset: int
 
+    def hint(self) -> EncodingHint:
+        """This declaration as the hint of the ``meta`` stage."""
+        return EncodingHint(
+            self.encoding,
+            Source.META,
+            Confidence.TENTATIVE,
+            label=self.label or None,
+            offset=self.offset,
+        )
+
 
 def _byte(data: bytes, position: int) -> int:
     if position >= len(data):
@@ -445,12 +455,4 @@ def prescan(data: bytes) -> Declaration | None:
 def prescan_stage(body: bytes) -> EncodingHint | None:
     """The prescan over the first :data:`PRESCAN_LIMIT` bytes, as a pipeline stage."""
     found = prescan(body[:PRESCAN_LIMIT])
-    if found is None:
-        return None
-    return EncodingHint(
-        found.encoding,
-        Source.META,
-        Confidence.TENTATIVE,
-        label=found.label or None,
-        offset=found.offset,
-    )
+    return None if found is None else found.hint()

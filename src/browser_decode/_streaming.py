@@ -47,7 +47,7 @@ from ._extract_mime_type import MimeType, extract_mime_type, legacy_extract_an_e
 from ._head_scan import HEAD_SCAN_LIMIT, head_scan
 from ._hint import EncodingHint
 from ._prescan import PRESCAN_LIMIT, _OutOfBytes, _scan, prescan_stage
-from ._result import Confidence, Provenance, Source
+from ._result import Provenance
 from ._split import split_point
 
 #: Bytes buffered before an undeclared body's encoding is decided.
@@ -77,15 +77,7 @@ def _prescan_prefix(data: bytes) -> EncodingHint | None:
         found = _scan(data)
     except _OutOfBytes:
         return None
-    if found is None:
-        return None
-    return EncodingHint(
-        found.encoding,
-        Source.META,
-        Confidence.TENTATIVE,
-        label=found.label or None,
-        offset=found.offset,
-    )
+    return None if found is None else found.hint()
 
 
 def _coerce_chunk(chunk: object) -> bytes:
