@@ -20,7 +20,7 @@ Body = bytes | bytearray | memoryview
 
 
 @dataclass(frozen=True, slots=True)
-class _Request:
+class Request:
     """What the stages may look at besides the body."""
 
     mime: MimeType | None
@@ -28,14 +28,14 @@ class _Request:
     default_encoding: str | None = None
 
 
-Stage = Callable[[bytes, _Request], "EncodingHint | None"]
+Stage = Callable[[bytes, Request], "EncodingHint | None"]
 
 # MIME types whose bodies get the HTML prescan. "no Content-Type at all" (and an
 # unparsable one) is sniffed as HTML, as Chromium does.
 _HTML_ESSENCES: Final = frozenset({"text/html"})
 
 
-def _is_html(request: _Request) -> bool:
+def _is_html(request: Request) -> bool:
     return request.mime is None or request.mime.essence in _HTML_ESSENCES
 
 
@@ -87,12 +87,16 @@ def decide(
 ) -> EncodingHint:
     """The first hint of the stages, in precedence order (see :func:`decode_html`)."""
     mime = None if content_type is None else extract_mime_type(content_type)
-    request = _Request(mime, url, default_encoding)
-    for stage in STAGES:
+    return run_stages(STAGES, body, Request(mime, url, default_encoding))
+
+
+def run_stages(stages: tuple[Stage, ...], body: bytes, request: Request) -> EncodingHint:
+    """The hint of the first stage that gives one, else the default."""
+    for stage in stages:
         hint = stage(body, request)
         if hint is not None:
             return hint
-    return default(body, url=url, default_encoding=default_encoding)
+    return default(body, url=request.url, default_encoding=request.default_encoding)
 
 
 def decode_html(

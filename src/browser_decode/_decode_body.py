@@ -25,19 +25,21 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Callable
 from typing import Final
 
 from ._api import (
     Body,
+    Request,
+    Stage,
     _coerce_body,
     _coerce_content_type,
     _coerce_optional_str,
     decide,
     result_from_hint,
+    run_stages,
 )
 from ._bom_sniff import bom_sniff
-from ._detect import default, detect, valid_utf8
+from ._detect import detect, valid_utf8
 from ._extract_mime_type import MimeType, extract_mime_type, legacy_extract_an_encoding
 from ._get_an_encoding import ENCODINGS
 from ._hint import EncodingHint
@@ -69,15 +71,6 @@ def body_kind(mime: MimeType | None) -> BodyKind:
         return BodyKind.JSON
     return BodyKind.TEXT
 
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class _Request:
-    mime: MimeType
-    url: str | None
-    default_encoding: str | None
-
-
-_Stage = Callable[[bytes, _Request], "EncodingHint | None"]
 
 # --- XML --------------------------------------------------------------------
 
@@ -155,7 +148,7 @@ def _valid_utf8_as_default(body: bytes, confidence: Confidence) -> EncodingHint 
 #: not valid UTF-8 and declare nothing usable would be a fatal error for an
 #: XML parser (a browser shows U+FFFD); we detect instead, as for undeclared
 #: HTML (docs/body-types.md).
-XML_STAGES: Final[tuple[_Stage, ...]] = (
+XML_STAGES: Final[tuple[Stage, ...]] = (
     lambda body, request: bom_sniff(body),
     lambda body, request: legacy_extract_an_encoding(request.mime),
     lambda body, request: xml_declaration(body),
@@ -178,7 +171,7 @@ _UTF8: Final = ENCODINGS["UTF-8"]
 #: result for a conforming JSON text. RFC 4627's BOM-less UTF-16/32 detection
 #: from the NUL pattern of the first two characters is obsolete (RFC 8259
 #: dropped it) and is not done.
-JSON_STAGES: Final[tuple[_Stage, ...]] = (
+JSON_STAGES: Final[tuple[Stage, ...]] = (
     lambda body, request: bom_sniff(body),
     lambda body, request: _valid_utf8_as_default(body, Confidence.CERTAIN),
     lambda body, request: legacy_extract_an_encoding(request.mime),
@@ -186,13 +179,8 @@ JSON_STAGES: Final[tuple[_Stage, ...]] = (
 )
 
 
-def _decide(body: bytes, kind: BodyKind, request: _Request) -> EncodingHint:
-    stages = XML_STAGES if kind is BodyKind.XML else JSON_STAGES
-    for stage in stages:
-        hint = stage(body, request)
-        if hint is not None:
-            return hint
-    return default(body, url=request.url, default_encoding=request.default_encoding)
+def _decide(body: bytes, kind: BodyKind, request: Request) -> EncodingHint:
+    return run_stages(XML_STAGES if kind is BodyKind.XML else JSON_STAGES, body, request)
 
 
 def decode_body(
@@ -240,5 +228,5 @@ def decode_body(
         hint = decide(data, header, url=url, default_encoding=default_encoding)
     else:
         assert mime is not None
-        hint = _decide(data, kind, _Request(mime, url, default_encoding))
+        hint = _decide(data, kind, Request(mime, url, default_encoding))
     return result_from_hint(data, hint)
