@@ -1,0 +1,396 @@
+"""Shared machinery of the multi-byte decoders: exact token decoding and the C-codec fast path.
+
+Three layers, each checked against the one before it by the test-suite:
+
+1. **Reference decoders** (``reference_decode`` in each family module): the standard's
+   handler, transcribed step by step and run by :func:`run_handler`, which implements the
+   I/O queue with *restore* ("prepend to the queue") and end-of-queue. Slow, obviously right.
+
+2. **Token decoders** (:class:`TokenDecoder`): every multi-byte decoder of the standard
+   other than ISO-2022-JP is, between two outputs, back in its initial state, and how many
+   bytes it consumes before that depends only on the next few bytes. So its whole behaviour
+   is a regular tokenizer (a ``re`` pattern with at most four bytes of reach) plus a table
+   token -> output, where an error that *restores* an ASCII byte is the token "lead byte"
+   alone, or equivalently the two-byte token whose output is U+FFFD followed by that ASCII
+   byte. ``pattern.findall`` + ``map(table.__getitem__)`` + ``"".join`` run this in C at
+   several MB/s even on random bytes. Tables are built from the generated indexes on
+   first use.
+
+3. **Fast path** (:class:`FastDecoder`): Python's nearest C codec decodes in ``"strict"``
+   mode. Where it raises, the token decoder takes over at the failing byte (the codec
+   only ever stops at a character boundary, which is also one of the standard's) and runs
+   up to a *resynchronisation byte*: a byte that can never be consumed as the second,
+   third or fourth byte of a sequence, so that both decoders are at a boundary before it.
+   Where the codec succeeds but disagrees with the standard (a valid sequence mapped to a
+   different character, or accepted where the standard reports an error), the
+   disagreement is found on first use by decoding *every* one-, two- and three-byte
+   sequence with the codec and with the token decoder (:func:`codec_differences`):
+   each character the codec produces only from sequences that the standard decodes the
+   same context-free way is fixed by ``str.replace``; any other suspect character makes
+   the fast path redo that codec-decoded stretch with the token decoder.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Final, Protocol
+
+# Token decoding of a stretch with findall builds one bytes object per token; stretches are
+# cut at resynchronisation bytes to at most this many bytes, so memory stays bounded.
+_STRETCH: Final = 1 << 16
+# After an error, the token decoder runs at least this far before the codec is tried again;
+# doubled on every error that follows soon after (random input), reset on a long valid run.
+_MIN_SLOW: Final = 64
+_REPLACEMENT: Final = "\ufffd"
+
+
+# -- 1. the standard's decoder framework --------------------------------------------------------
+
+
+class IOQueue:
+    """The input I/O queue of https://encoding.spec.whatwg.org/#concept-stream.
+
+    "To restore an item or items to an I/O queue, insert them at the start of the queue."
+    """
+
+    __slots__ = ("_data", "_pos", "_restored")
+
+    def __init__(self, data: bytes) -> None:
+        self._data = data
+        self._pos = 0
+        self._restored: list[int] = []  # a stack: the next item is the last one
+
+    def read(self) -> int | None:
+        """The next byte, or ``None`` for end-of-queue."""
+        if self._restored:
+            return self._restored.pop()
+        if self._pos < len(self._data):
+            self._pos += 1
+            return self._data[self._pos - 1]
+        return None
+
+    def restore(self, *items: int) -> None:
+        self._restored.extend(reversed(items))
+
+
+class Handler(Protocol):
+    """A decoder instance's handler: returns a string (one or more code points), or one of
+    :data:`CONTINUE`, :data:`ERROR`, :data:`FINISHED`."""
+
+    def __call__(self, queue: IOQueue, byte: int | None) -> str | int: ...
+
+
+CONTINUE: Final = 0
+ERROR: Final = 1
+FINISHED: Final = 2
+
+
+def run_handler(handler: Handler, data: bytes) -> str:
+    """*Process a queue* in replacement error mode (https://encoding.spec.whatwg.org/#decode).
+
+    "1. Let result be the result of processing an item with the result of reading from
+    input ... 2. If result is not continue, then return result." and, for an error in
+    replacement mode: "Push U+FFFD (�) to output."
+    """
+    queue = IOQueue(data)
+    out: list[str] = []
+    while True:
+        result = handler(queue, queue.read())
+        if result == FINISHED:
+            return "".join(out)
+        if result == ERROR:
+            out.append(_REPLACEMENT)
+        elif isinstance(result, str):
+            out.append(result)
+
+
+# -- 2. token decoders --------------------------------------------------------------------------
+
+
+def replacement_then(byte: int) -> str:
+    """Output of "if byte is an ASCII byte, restore byte to ioQueue. Return error." in a
+    two-byte token: U+FFFD, then the restored ASCII byte decoded on its own (an ASCII byte
+    outside a sequence always decodes to itself in these decoders)."""
+    return _REPLACEMENT + chr(byte) if byte < 0x80 else _REPLACEMENT
+
+
+def _no_compute(token: bytes) -> str:
+    raise AssertionError(f"token {token!r} missing from the table")
+
+
+# Stands for the separator byte in the decoded one-byte runs; no decoder outputs it.
+_SEPARATOR: Final = "\uffff"
+
+
+@dataclass
+class TokenDecoder:
+    """An exact decoder: tokens that begin with a leading byte are found by *multi* (a
+    pattern with one group, which takes every leading byte, so the bytes between matches
+    are one-byte tokens), decoded by the lazily built *build* table (or *compute* for the
+    few long ones left out of it); the runs of one-byte tokens are decoded by
+    ``codecs.charmap_decode`` with the 256-character *singles* table, all runs at once,
+    joined by *separator* (a leading byte, which therefore never occurs inside a run).
+    """
+
+    multi: re.Pattern[bytes]
+    singles: str
+    separator: int
+    build: Callable[[], Iterable[tuple[bytes, str]]]
+    compute: Callable[[bytes], str] = _no_compute
+    resync: re.Pattern[bytes] | None = None
+    _table: dict[bytes, str] | None = field(default=None, repr=False)
+    _charmap: str = field(default="", repr=False)
+
+    def __post_init__(self) -> None:
+        assert len(self.singles) == 256 and _SEPARATOR not in self.singles
+        assert self.multi.match(bytes([self.separator, 0x20])), "separator must be a lead"
+        charmap = list(self.singles)
+        charmap[self.separator] = _SEPARATOR
+        self._charmap = "".join(charmap)
+
+    @property
+    def table(self) -> dict[bytes, str]:
+        if self._table is None:
+            self._table = dict(self.build())
+        return self._table
+
+    def decode_short(self, data: bytes) -> str:
+        """Decode a few bytes, token by token (for building and checking tables)."""
+        out = []
+        pos = 0
+        while pos < len(data):
+            match = self.multi.match(data, pos)
+            if match is None:
+                out.append(self.singles[data[pos]])
+                pos += 1
+            else:
+                out.append(self.table.get(match[0]) or self.compute(match[0]))
+                pos = match.end()
+        return "".join(out)
+
+    def decode_stretch(self, chunk: bytes) -> str:
+        """Decode *chunk*, which ends at the end of input or just after a
+        resynchronisation byte (so no token straddles its end, and ``\\Z`` in *multi*
+        matches only at the real end of input)."""
+        parts = self.multi.split(chunk)
+        if len(parts) == 1:
+            return codecs.charmap_decode(chunk, "strict", self.singles)[0]
+        runs = parts[0::2]
+        decoded = codecs.charmap_decode(bytes([self.separator]).join(runs), "strict",
+                                        self._charmap)[0].split(_SEPARATOR)
+        tokens = parts[1::2]
+        found = list(map(self.table.get, tokens))
+        if None in found:
+            found = [f if f is not None else self.compute(t) for f, t in zip(found, tokens)]
+        parts[0::2] = decoded  # type: ignore[assignment]
+        parts[1::2] = found  # type: ignore[assignment]
+        return "".join(parts)  # type: ignore[arg-type]
+
+    def iter_stretch(self, data: bytes, start: int, end: int) -> Iterator[str]:
+        """Decode data[start:end] (*start* a boundary, *end* as in :meth:`decode_stretch`)
+        in pieces of bounded size."""
+        resync = self.resync
+        while start < end:
+            cut = end
+            if end - start > _STRETCH:
+                found = resync.search(data, start + _STRETCH, end) if resync else None
+                if found is None:
+                    yield from self._iter_matches(data, start, end)
+                    return
+                cut = found.end()
+            yield self.decode_stretch(data[start:cut])
+            start = cut
+
+    def _iter_matches(self, data: bytes, start: int, end: int) -> Iterator[str]:
+        # No resynchronisation byte in reach: walk the matches (bounded memory, slower).
+        table = self.table
+        for match in self.multi.finditer(data, start, end):
+            if match.start() > start:
+                yield codecs.charmap_decode(data[start : match.start()], "strict",
+                                            self.singles)[0]
+            token = match[0]
+            yield table.get(token) or self.compute(token)
+            start = match.end()
+        if start < end:
+            yield codecs.charmap_decode(data[start:end], "strict", self.singles)[0]
+
+    def __call__(self, data: bytes) -> str:
+        return "".join(self.iter_stretch(data, 0, len(data)))
+
+
+# -- 3. the fast path ---------------------------------------------------------------------------
+
+
+@dataclass
+class Fixes:
+    """What to correct in text decoded by the C codec."""
+
+    #: codec character -> the standard's output, for characters that the codec produces
+    #: only from sequences that the standard decodes (context-free) to that output.
+    replace: dict[str, str]
+    #: codec character -> the sequences, among those the codec decodes to it, where the
+    #: standard differs (other sequences give the character in both). If one of them
+    #: occurs in the input, the stretch is decoded again by the token decoder.
+    check: dict[str, tuple[bytes, ...]]
+    #: finds any character of ``replace`` or ``check``; None if there is nothing to fix.
+    suspect: re.Pattern[str] | None
+    #: finds any character of ``replace``.
+    replacer: re.Pattern[str] | None
+
+    def apply(self, text: str, data: bytes, start: int, end: int) -> str | None:
+        """*text* (the codec's decoding of data[start:end]) corrected, or None if the
+        token decoder must decode that stretch instead."""
+        if self.suspect is None or self.suspect.search(text) is None:
+            return text
+        for char, seqs in self.check.items():
+            if char in text and any(data.find(seq, start, end) >= 0 for seq in seqs):
+                return None
+        if self.replacer is not None:
+            # One pass, so that a replacement is never itself replaced (gb18030 swaps two).
+            text = self.replacer.sub(self._replacement, text)
+        return text
+
+    def _replacement(self, match: re.Match[str]) -> str:
+        return self.replace[match[0]]
+
+
+def _spec_closed(tokens: TokenDecoder, seq: bytes) -> bool:
+    """Whether the standard's decoder, having consumed *seq* from its initial state, is at a
+    boundary (initial state) whatever bytes follow: checked against probes of every
+    byte class the tokenizers distinguish (ASCII, digits, trail and lead bytes)."""
+    for probe in (b"\n", b"0", b"\x81", b"\xa1", b"\xff", b"\x810\x810", b"\xa1\xa1\xa1"):
+        text = seq + probe
+        pos = 0
+        while pos < len(seq):
+            match = tokens.multi.match(text, pos)
+            pos = match.end() if match else pos + 1
+        if pos != len(seq):
+            return False
+    return True
+
+
+def codec_differences(
+    codec: str, tokens: TokenDecoder, max_length: int = 2, extra: Iterable[bytes] = ()
+) -> Fixes:
+    """Compare the C codec with the exact token decoder on every codec sequence of up to
+    *max_length* bytes (plus the *extra* sequences, e.g. gb18030's four-byte ones), and
+    derive the :class:`Fixes` for the codec's output.
+
+    Sequences the codec rejects are its errors, which the fast path never keeps, except
+    that a sequence it rejects only for want of more bytes opens the next, longer round.
+    """
+    info = codecs.lookup(codec)
+    decode = info.decode
+    incremental = info.incrementaldecoder
+    differing: dict[str, list[tuple[bytes, str]]] = {}
+    agreeing: set[str] = set()
+    single_token: set[int] = set()
+
+    def compare(seqs: Iterable[bytes]) -> list[bytes]:
+        """Record differences; return the sequences that are incomplete for the codec."""
+        incomplete = []
+        for seq in seqs:
+            try:
+                got: str = decode(seq)[0]
+            except UnicodeDecodeError as exc:
+                if exc.end == len(seq):
+                    try:
+                        if incremental("strict").decode(seq, False) == "":
+                            incomplete.append(seq)
+                    except UnicodeDecodeError:
+                        pass
+                continue
+            if len(seq) == 1:
+                single_token.add(seq[0])
+            elif seq[0] in single_token:
+                continue  # two one-byte codec tokens: covered by the one-byte round
+            # "\n" after the sequence: never part of a sequence; it ends one cut short.
+            want = tokens.decode_short(seq + b"\n")[:-1]
+            if got == want:
+                agreeing.update(got)  # (the test-suite checks such sequences are closed)
+            else:
+                for char in got:
+                    differing.setdefault(char, []).append((seq, want))
+        return incomplete
+
+    prefixes = compare(bytes([b]) for b in range(256))
+    for _length in range(2, max_length + 1):
+        prefixes = compare(p + bytes([b]) for p in prefixes for b in range(256))
+    compare(extra)
+    replace: dict[str, str] = {}
+    check: dict[str, tuple[bytes, ...]] = {}
+    for char, cases in differing.items():
+        outputs = {w for _, w in cases}
+        if (
+            char not in agreeing
+            and len(outputs) == 1
+            and all(decode(seq)[0] == char and _spec_closed(tokens, seq) for seq, _ in cases)
+        ):
+            replace[char] = outputs.pop()
+        else:
+            check[char] = tuple(seq for seq, _ in cases)
+    return Fixes(replace, check, _any_of(set(replace) | set(check)), _any_of(set(replace)))
+
+
+def _any_of(chars: set[str]) -> re.Pattern[str] | None:
+    return re.compile("[" + "".join(map(re.escape, sorted(chars))) + "]") if chars else None
+
+
+class FastDecoder:
+    """Decode with a C codec, fall back to the exact :class:`TokenDecoder`; see module doc."""
+
+    def __init__(self, codec: str, tokens: TokenDecoder, fixes: Callable[[], Fixes]) -> None:
+        assert tokens.resync is not None
+        self.codec = codec
+        self._decode = codecs.lookup(codec).decode
+        self.tokens = tokens
+        self._resync: re.Pattern[bytes] = tokens.resync
+        self._make_fixes = fixes
+        self._fixes: Fixes | None = None
+
+    @property
+    def fixes(self) -> Fixes:
+        if self._fixes is None:
+            self._fixes = self._make_fixes()
+        return self._fixes
+
+    def __call__(self, data: bytes) -> str:
+        n = len(data)
+        view = memoryview(data)
+        decode = self._decode
+        fixes = self.fixes
+        parts: list[str] = []
+        pos = 0
+        slow = _MIN_SLOW
+        while pos < n:
+            # pos is a boundary for both decoders (0, or just after a resynchronisation byte).
+            try:
+                text: str | None = decode(view[pos:])[0]
+            except UnicodeDecodeError as exc:
+                bad = pos + exc.start
+            else:
+                text = fixes.apply(text, data, pos, n)  # type: ignore[arg-type]
+                parts.extend(self.tokens.iter_stretch(data, pos, n) if text is None else (text,))
+                break
+            if bad > pos:
+                text = fixes.apply(decode(view[pos:bad])[0], data, pos, bad)
+                if bad - pos > 4 * slow:
+                    slow = _MIN_SLOW
+            else:
+                text = ""
+            # The codec stopped at one of its boundaries, which is one of the standard's when
+            # its text needed no token decoding; the token decoder runs on from there (or
+            # from pos) to just after a resynchronisation byte or to the end of input.
+            found = self._resync.search(data, min(bad + slow, n))
+            stop = found.end() if found else n
+            if text is None:
+                parts.extend(self.tokens.iter_stretch(data, pos, stop))
+            else:
+                parts.append(text)
+                parts.extend(self.tokens.iter_stretch(data, bad, stop))
+            pos = stop
+            slow = min(slow * 2, _STRETCH)
+        return "".join(parts)
