@@ -47,8 +47,8 @@ def restored(byte: int) -> str:
 def shift_jis_pair(lead: int, byte: int, jis0208: dict[int, int]) -> str:
     pointer = None
     if 0x40 <= byte <= 0x7E or 0x80 <= byte <= 0xFC:
-        pointer = (lead - (0x81 if lead < 0xA0 else 0xC1)) * 188 + byte - (
-            0x40 if byte < 0x7F else 0x41
+        pointer = (
+            (lead - (0x81 if lead < 0xA0 else 0xC1)) * 188 + byte - (0x40 if byte < 0x7F else 0x41)
         )
     if pointer is not None and 8836 <= pointer <= 10715:
         return chr(0xE000 - 8836 + pointer)  # EUDC
@@ -229,7 +229,7 @@ def test_gb18030_every_bmp_four_byte_sequence(name: str) -> None:
     decode = DECODERS[name]
     want = list(_ranges_code_points(0, 39420))
     got = [decode(_four_bytes(pointer)) for pointer in range(39420)]
-    assert [(p, g, w) for p, (g, w) in enumerate(zip(got, want)) if g != w] == []
+    assert [(p, g, w) for p, (g, w) in enumerate(zip(got, want, strict=True)) if g != w] == []
 
 
 def test_gb18030_all_four_byte_sequences_in_one_document() -> None:

@@ -60,9 +60,18 @@ def random_bytes(rng: random.Random, length: int) -> bytes:
             out += rng.choice([b"\x1b$B", b"\x1b(B", b"\x1b(J", b"\x1b(I", b"\x1b$@"])
         else:  # a well-formed-looking pair or four-byte sequence
             lead = rng.randrange(0x81, 0xFF)
-            out += bytes([lead, rng.randrange(0x30, 0x3A), rng.randrange(0x81, 0xFF),
-                          rng.randrange(0x30, 0x3A)]) if roll < 0.85 else bytes(
-                [lead, rng.randrange(0x40, 0xFF)])
+            out += (
+                bytes(
+                    [
+                        lead,
+                        rng.randrange(0x30, 0x3A),
+                        rng.randrange(0x81, 0xFF),
+                        rng.randrange(0x30, 0x3A),
+                    ]
+                )
+                if roll < 0.85
+                else bytes([lead, rng.randrange(0x40, 0xFF)])
+            )
     return bytes(out[:length])
 
 

@@ -18,6 +18,7 @@ from ._multibyte import (
     FINISHED,
     FastDecoder,
     Fixes,
+    Handler,
     IOQueue,
     TokenDecoder,
     codec_differences,
@@ -52,7 +53,7 @@ def _pointer_code_points(leading: int, byte: int) -> str | None:
     return None
 
 
-def _handler() -> Callable[[IOQueue, int | None], str | int]:
+def _handler() -> Handler:
     leading = 0
 
     def handler(queue: IOQueue, byte: int | None) -> str | int:

@@ -18,6 +18,7 @@ from ._multibyte import (
     FINISHED,
     FastDecoder,
     Fixes,
+    Handler,
     IOQueue,
     TokenDecoder,
     codec_differences,
@@ -39,7 +40,7 @@ def _index_code_point(leading: int, byte: int, jis0212: bool) -> str | None:
     return None
 
 
-def _handler() -> Callable[[IOQueue, int | None], str | int]:
+def _handler() -> Handler:
     jis0212 = False
     leading = 0
 

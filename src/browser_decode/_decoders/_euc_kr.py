@@ -17,6 +17,7 @@ from ._multibyte import (
     FINISHED,
     FastDecoder,
     Fixes,
+    Handler,
     IOQueue,
     TokenDecoder,
     codec_differences,
@@ -38,7 +39,7 @@ def _pointer_code_point(leading: int, byte: int) -> str | None:
     return None
 
 
-def _handler() -> Callable[[IOQueue, int | None], str | int]:
+def _handler() -> Handler:
     leading = 0
 
     def handler(queue: IOQueue, byte: int | None) -> str | int:

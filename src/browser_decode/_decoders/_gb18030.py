@@ -23,6 +23,7 @@ from ._multibyte import (
     FINISHED,
     FastDecoder,
     Fixes,
+    Handler,
     IOQueue,
     TokenDecoder,
     codec_differences,
@@ -70,7 +71,7 @@ def _two_byte_code_point(leading: int, byte: int) -> str | None:
     return None
 
 
-def _handler() -> Callable[[IOQueue, int | None], str | int]:
+def _handler() -> Handler:
     first = second = third = 0
 
     def handler(queue: IOQueue, byte: int | None) -> str | int:
@@ -208,8 +209,9 @@ def _four_byte_checks() -> list[bytes]:
     differs from the standard's (found by one bulk decode), and the edges of the
     supplementary-plane range and of the unmapped ranges, where both map linearly."""
     seqs = list(_bmp_four_byte_sequences())
-    want = []
-    for (start, cp), (end, _) in zip(GB18030_RANGES, [*GB18030_RANGES[1:], (39420, 0)]):
+    want: list[str] = []
+    ends = [pointer for pointer, _ in GB18030_RANGES[1:]] + [39420]
+    for (start, cp), end in zip(GB18030_RANGES, ends, strict=True):
         if start < 39420:
             want.extend(map(chr, range(cp, cp + min(end, 39420) - start)))
     want[7457] = "\ue7c7"
@@ -218,7 +220,7 @@ def _four_byte_checks() -> list[bytes]:
     except UnicodeDecodeError:
         got = ""
     if len(got) == len(want):
-        checks = [seq for seq, g, w in zip(seqs, got, want) if g != w]
+        checks = [seq for seq, g, w in zip(seqs, got, want, strict=True) if g != w]
     else:
         checks = seqs
     for pointer in (39419, 39420, 188999, 189000, 189001, 1237574, 1237575, 1237576):

@@ -28,7 +28,7 @@ from operator import eq, itemgetter
 from typing import Final
 
 from ._euc_jp import FAST as _EUC_JP
-from ._multibyte import CONTINUE, ERROR, FINISHED, IOQueue, run_handler
+from ._multibyte import CONTINUE, ERROR, FINISHED, Handler, IOQueue, run_handler
 
 ASCII: Final = "ASCII"
 ROMAN: Final = "Roman"
@@ -64,12 +64,12 @@ def _jis0208(leading: int, byte: int) -> str | None:
     return None
 
 
-def _handler() -> Callable[[IOQueue, int | None], str | int]:
+def _handler() -> Handler:
     state = output_state = ASCII
     leading = 0
     output = False
 
-    def handler(queue: IOQueue, byte: int | None) -> str | int:  # noqa: PLR0911, PLR0912
+    def handler(queue: IOQueue, byte: int | None) -> str | int:
         nonlocal state, output_state, leading, output
         if state in (ASCII, ROMAN, KATAKANA, LEADING):
             # "0x1B: Set ISO-2022-JP decoder state to escape start and return continue."
@@ -218,7 +218,7 @@ def _escape_outputs(runs: list[bytes], escapes: list[bytes]) -> list[str]:
     another one (ISO-2022-JP output is true only between the two)."""
     outputs = []
     output = False
-    for run, escape in zip(runs, escapes):
+    for run, escape in zip(runs[:-1], escapes, strict=True):
         if run:
             output = False
         if escape == _LONE_ESC:
@@ -263,7 +263,7 @@ def decode(data: bytes) -> str:
         for state in set(states):
             group = list(compress(runs, map(eq, states, repeat(state))))
             outputs[state] = iter(_decode_runs(state, group))
-        texts = list(map(next, map(outputs.__getitem__, states)))  # type: ignore[arg-type]
+        texts = list(map(next, map(outputs.__getitem__, states)))
     if escapes is None and b"" not in runs[1:-1]:
         return "".join(texts)
     if escapes is None:

@@ -36,7 +36,7 @@ import codecs
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Final, Protocol
+from typing import Final, TypeAlias
 
 # Token decoding of a stretch with findall builds one bytes object per token; stretches are
 # cut at resynchronisation bytes to at most this many bytes, so memory stays bounded.
@@ -76,11 +76,9 @@ class IOQueue:
         self._restored.extend(reversed(items))
 
 
-class Handler(Protocol):
-    """A decoder instance's handler: returns a string (one or more code points), or one of
-    :data:`CONTINUE`, :data:`ERROR`, :data:`FINISHED`."""
-
-    def __call__(self, queue: IOQueue, byte: int | None) -> str | int: ...
+#: A decoder instance's handler, given the I/O queue and a byte (None: end-of-queue): returns
+#: a string (one or more code points), or one of CONTINUE, ERROR, FINISHED.
+Handler: TypeAlias = Callable[[IOQueue, "int | None"], "str | int"]
 
 
 CONTINUE: Final = 0
@@ -179,15 +177,19 @@ class TokenDecoder:
         if len(parts) == 1:
             return codecs.charmap_decode(chunk, "strict", self.singles)[0]
         runs = parts[0::2]
-        decoded = codecs.charmap_decode(bytes([self.separator]).join(runs), "strict",
-                                        self._charmap)[0].split(_SEPARATOR)
+        decoded = codecs.charmap_decode(
+            bytes([self.separator]).join(runs), "strict", self._charmap
+        )[0].split(_SEPARATOR)
         tokens = parts[1::2]
         found = list(map(self.table.get, tokens))
         if None in found:
-            found = [f if f is not None else self.compute(t) for f, t in zip(found, tokens)]
-        parts[0::2] = decoded  # type: ignore[assignment]
-        parts[1::2] = found  # type: ignore[assignment]
-        return "".join(parts)  # type: ignore[arg-type]
+            found = [
+                f if f is not None else self.compute(t) for f, t in zip(found, tokens, strict=True)
+            ]
+        texts: list[str] = [""] * len(parts)
+        texts[0::2] = decoded
+        texts[1::2] = found  # type: ignore[assignment]  # (no None left)
+        return "".join(texts)
 
     def iter_stretch(self, data: bytes, start: int, end: int) -> Iterator[str]:
         """Decode data[start:end] (*start* a boundary, *end* as in :meth:`decode_stretch`)
@@ -209,8 +211,7 @@ class TokenDecoder:
         table = self.table
         for match in self.multi.finditer(data, start, end):
             if match.start() > start:
-                yield codecs.charmap_decode(data[start : match.start()], "strict",
-                                            self.singles)[0]
+                yield codecs.charmap_decode(data[start : match.start()], "strict", self.singles)[0]
             token = match[0]
             yield table.get(token) or self.compute(token)
             start = match.end()

@@ -18,6 +18,7 @@ from ._multibyte import (
     FINISHED,
     FastDecoder,
     Fixes,
+    Handler,
     IOQueue,
     TokenDecoder,
     codec_differences,
@@ -51,7 +52,7 @@ def _is_leading(byte: int) -> bool:
     return 0x81 <= byte <= 0x9F or 0xE0 <= byte <= 0xFC
 
 
-def _handler() -> Callable[[IOQueue, int | None], str | int]:
+def _handler() -> Handler:
     leading = 0
 
     def handler(queue: IOQueue, byte: int | None) -> str | int:
