@@ -44,6 +44,8 @@ _STRETCH: Final = 1 << 16
 # After an error, the token decoder runs at least this far before the codec is tried again;
 # doubled on every error that follows soon after (random input), reset on a long valid run.
 _MIN_SLOW: Final = 64
+# The C codec decodes chunks of about this size (cut at resynchronisation bytes).
+_CHUNK: Final = 1 << 13
 _REPLACEMENT: Final = "\ufffd"
 
 
@@ -169,6 +171,13 @@ class TokenDecoder:
                 pos = match.end()
         return "".join(out)
 
+    def token_at(self, data: bytes, pos: int) -> tuple[str, int]:
+        """The output of the token that starts at *pos* (a boundary), and where it ends."""
+        match = self.multi.match(data, pos)
+        if match is None:
+            return self.singles[data[pos]], pos + 1
+        return self.table.get(match[0]) or self.compute(match[0]), match.end()
+
     def decode_stretch(self, chunk: bytes) -> str:
         """Decode *chunk*, which ends at the end of input or just after a
         resynchronisation byte (so no token straddles its end, and ``\\Z`` in *multi*
@@ -236,22 +245,34 @@ class Fixes:
     #: standard differs (other sequences give the character in both). If one of them
     #: occurs in the input, the stretch is decoded again by the token decoder.
     check: dict[str, tuple[bytes, ...]]
-    #: finds any character of ``replace`` or ``check``; None if there is nothing to fix.
-    suspect: re.Pattern[str] | None
-    #: finds any character of ``replace``.
-    replacer: re.Pattern[str] | None
+
+    chars: tuple[str, ...] = field(init=False)
+    chained: bool = field(init=False)
+
+    def __post_init__(self) -> None:
+        # ``char in text`` is a fast search (much faster than a regex character class),
+        # so the few suspect characters are looked for one by one.
+        self.chars = tuple(sorted(set(self.replace) | set(self.check)))
+        # Replacing one character after the other is safe unless a replacement contains a
+        # character that is replaced too (gb18030 swaps U+1E3F and U+E7C7).
+        self.chained = any(c in self.replace for good in self.replace.values() for c in good)
 
     def apply(self, text: str, data: bytes, start: int, end: int) -> str | None:
         """*text* (the codec's decoding of data[start:end]) corrected, or None if the
         token decoder must decode that stretch instead."""
-        if self.suspect is None or self.suspect.search(text) is None:
+        present = [char for char in self.chars if char in text]
+        if not present:
             return text
-        for char, seqs in self.check.items():
-            if char in text and any(data.find(seq, start, end) >= 0 for seq in seqs):
+        for char in present:
+            seqs = self.check.get(char)
+            if seqs is not None and any(data.find(seq, start, end) >= 0 for seq in seqs):
                 return None
-        if self.replacer is not None:
-            # One pass, so that a replacement is never itself replaced (gb18030 swaps two).
-            text = self.replacer.sub(self._replacement, text)
+        present = [char for char in present if char in self.replace]
+        if self.chained and len(present) > 1:
+            pattern = re.compile("[" + "".join(map(re.escape, present)) + "]")
+            return pattern.sub(self._replacement, text)
+        for char in present:
+            text = text.replace(char, self.replace[char])
         return text
 
     def _replacement(self, match: re.Match[str]) -> str:
@@ -333,11 +354,7 @@ def codec_differences(
             replace[char] = outputs.pop()
         else:
             check[char] = tuple(seq for seq, _ in cases)
-    return Fixes(replace, check, _any_of(set(replace) | set(check)), _any_of(set(replace)))
-
-
-def _any_of(chars: set[str]) -> re.Pattern[str] | None:
-    return re.compile("[" + "".join(map(re.escape, sorted(chars))) + "]") if chars else None
+    return Fixes(replace, check)
 
 
 class FastDecoder:
@@ -363,35 +380,47 @@ class FastDecoder:
         view = memoryview(data)
         decode = self._decode
         fixes = self.fixes
+        tokens = self.tokens
+        resync = self._resync
         parts: list[str] = []
         pos = 0
         slow = _MIN_SLOW
         while pos < n:
-            # pos is a boundary for both decoders (0, or just after a resynchronisation byte).
+            # pos is a boundary for both decoders (0, or just after a resynchronisation
+            # byte). The codec takes chunks that end at one too, so that a correction
+            # redoes at most one chunk.
+            cut = n
+            if n - pos > 2 * _CHUNK:
+                found = resync.search(data, pos + _CHUNK)
+                cut = found.end() if found else n
             try:
-                text: str | None = decode(view[pos:])[0]
+                text: str | None = decode(view[pos:cut])[0]
             except UnicodeDecodeError as exc:
                 bad = pos + exc.start
             else:
-                text = fixes.apply(text, data, pos, n)  # type: ignore[arg-type]
-                parts.extend(self.tokens.iter_stretch(data, pos, n) if text is None else (text,))
-                break
-            if bad > pos:
-                text = fixes.apply(decode(view[pos:bad])[0], data, pos, bad)
-                if bad - pos > 4 * slow:
-                    slow = _MIN_SLOW
-            else:
-                text = ""
+                text = fixes.apply(text, data, pos, cut)  # type: ignore[arg-type]
+                parts.extend(tokens.iter_stretch(data, pos, cut) if text is None else (text,))
+                pos = cut
+                continue
+            text = fixes.apply(decode(view[pos:bad])[0], data, pos, bad) if bad > pos else ""
             # The codec stopped at one of its boundaries, which is one of the standard's when
-            # its text needed no token decoding; the token decoder runs on from there (or
-            # from pos) to just after a resynchronisation byte or to the end of input.
-            found = self._resync.search(data, min(bad + slow, n))
+            # its text needed no token decoding. An isolated error: the token decoder decodes
+            # the one token there, after which both decoders are at a boundary. Errors that
+            # come thick and fast (random bytes): it runs on to just after a
+            # resynchronisation byte, further each time.
+            if text is not None and bad - pos >= _MIN_SLOW:
+                slow = 0
+                parts.append(text)
+                token, pos = tokens.token_at(data, bad)
+                parts.append(token)
+                continue
+            slow = min(max(2 * slow, _MIN_SLOW), _STRETCH)
+            found = resync.search(data, min(bad + slow, n))
             stop = found.end() if found else n
             if text is None:
-                parts.extend(self.tokens.iter_stretch(data, pos, stop))
+                parts.extend(tokens.iter_stretch(data, pos, stop))
             else:
                 parts.append(text)
-                parts.extend(self.tokens.iter_stretch(data, bad, stop))
+                parts.extend(tokens.iter_stretch(data, bad, stop))
             pos = stop
-            slow = min(slow * 2, _STRETCH)
         return "".join(parts)
