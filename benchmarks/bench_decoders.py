@@ -49,7 +49,27 @@ for _name in NAMES:
 
 CJK = {"GBK", "gb18030", "Big5", "EUC-JP", "ISO-2022-JP", "Shift_JIS", "EUC-KR"}
 
-WORDS = "the of and to in is was for on that with as by at from this page home news".split()
+WORDS = [
+    "the",
+    "of",
+    "and",
+    "to",
+    "in",
+    "is",
+    "was",
+    "for",
+    "on",
+    "that",
+    "with",
+    "as",
+    "by",
+    "at",
+    "from",
+    "this",
+    "page",
+    "home",
+    "news",
+]
 
 
 def markup(rng: random.Random) -> bytes:

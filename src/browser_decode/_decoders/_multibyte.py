@@ -36,7 +36,8 @@ import codecs
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Final, TypeAlias
+from itertools import repeat
+from typing import Final, Literal, TypeAlias
 
 # Token decoding of a stretch with findall builds one bytes object per token; stretches are
 # cut at resynchronisation bytes to at most this many bytes, so memory stays bounded.
@@ -121,6 +122,9 @@ def _no_compute(token: bytes) -> str:
     raise AssertionError(f"token {token!r} missing from the table")
 
 
+_from_bytes: Final = int.from_bytes
+_BIG: Final[Literal["big"]] = "big"
+
 # Stands for the separator byte in the decoded one-byte runs; no decoder outputs it.
 _SEPARATOR: Final = "\uffff"
 
@@ -142,6 +146,7 @@ class TokenDecoder:
     compute: Callable[[bytes], str] = _no_compute
     resync: re.Pattern[bytes] | None = None
     _table: dict[bytes, str] | None = field(default=None, repr=False)
+    _by_value: list[str | None] | None = field(default=None, repr=False)
     _charmap: str = field(default="", repr=False)
 
     def __post_init__(self) -> None:
@@ -156,6 +161,17 @@ class TokenDecoder:
         if self._table is None:
             self._table = dict(self.build())
         return self._table
+
+    @property
+    def by_value(self) -> list[str | None]:
+        """The table's tokens of one and two bytes, indexed by their big-endian value."""
+        if self._by_value is None:
+            by_value: list[str | None] = [None] * 0x10000
+            for token, text in self.table.items():
+                if len(token) <= 2:
+                    by_value[_from_bytes(token, "big")] = text
+            self._by_value = by_value
+        return self._by_value
 
     def decode_short(self, data: bytes) -> str:
         """Decode a few bytes, token by token (for building and checking tables)."""
@@ -190,8 +206,14 @@ class TokenDecoder:
             bytes([self.separator]).join(runs), "strict", self._charmap
         )[0].split(_SEPARATOR)
         tokens = parts[1::2]
-        found = list(map(self.table.get, tokens))
-        if None in found:
+        # Look the tokens up by their value as big-endian integers in a list: much faster
+        # than hashing and comparing bytes keys. Longer tokens (clamped to 0xFFFF, which
+        # is no token) are computed.
+        keys: Iterator[int] = map(_from_bytes, tokens, repeat(_BIG))
+        if self.compute is not _no_compute:
+            keys = map(min, keys, repeat(0xFFFF))
+        found = list(map(self.by_value.__getitem__, keys))
+        if self.compute is not _no_compute and None in found:
             found = [
                 f if f is not None else self.compute(t) for f, t in zip(found, tokens, strict=True)
             ]
