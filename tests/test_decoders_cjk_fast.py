@@ -27,6 +27,7 @@ from browser_decode._decoders import (
 
 MODULES: dict[str, ModuleType] = {
     "gb18030": _gb18030,
+    "GBK": _gb18030,  # "GBK's decoder is gb18030's decoder" (its fast path runs Python's gbk)
     "Big5": _big5,
     "EUC-JP": _euc_jp,
     "ISO-2022-JP": _iso_2022_jp,
@@ -121,7 +122,7 @@ def test_hypothesis_fast_path_equals_reference(name: str, data: bytes) -> None:
     assert fast(name)(data) == MODULES[name].reference_decode(data)
 
 
-CODECS = {"gb18030": "gb18030", "Big5": "big5hkscs", "EUC-JP": "euc_jp",
+CODECS = {"gb18030": "gb18030", "GBK": "gbk", "Big5": "big5hkscs", "EUC-JP": "euc_jp",
           "Shift_JIS": "cp932", "EUC-KR": "cp949"}  # fmt: skip
 
 
