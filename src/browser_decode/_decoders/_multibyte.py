@@ -46,7 +46,7 @@ _STRETCH: Final = 1 << 16
 # doubled on every error that follows soon after (random input), reset on a long valid run.
 _MIN_SLOW: Final = 64
 # The C codec decodes chunks of about this size (cut at resynchronisation bytes).
-_CHUNK: Final = 1 << 13
+_CHUNK: Final = 1 << 14
 _REPLACEMENT: Final = "\ufffd"
 
 
@@ -270,11 +270,18 @@ class Fixes:
 
     chars: tuple[str, ...] = field(init=False)
     chained: bool = field(init=False)
+    any_char: Callable[[str], re.Match[str] | None] | None = field(init=False)
 
     def __post_init__(self) -> None:
         # ``char in text`` is a fast search (much faster than a regex character class),
         # so the few suspect characters are looked for one by one.
         self.chars = tuple(sorted(set(self.replace) | set(self.check)))
+        # ... unless they are many: then one pass of a character class is cheaper.
+        self.any_char = (
+            re.compile("[" + "".join(map(re.escape, self.chars)) + "]").search
+            if len(self.chars) > 8
+            else None
+        )
         # Replacing one character after the other is safe unless a replacement contains a
         # character that is replaced too (gb18030 swaps U+1E3F and U+E7C7).
         self.chained = any(c in self.replace for good in self.replace.values() for c in good)
@@ -282,6 +289,8 @@ class Fixes:
     def apply(self, text: str, data: bytes, start: int, end: int) -> str | None:
         """*text* (the codec's decoding of data[start:end]) corrected, or None if the
         token decoder must decode that stretch instead."""
+        if self.any_char is not None and self.any_char(text) is None:
+            return text
         present = [char for char in self.chars if char in text]
         if not present:
             return text
