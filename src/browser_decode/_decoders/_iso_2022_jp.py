@@ -27,6 +27,7 @@ from itertools import accumulate, compress, repeat
 from operator import eq, itemgetter
 from typing import Final
 
+from .._indexes import JIS0208, NO_CODE_POINT
 from ._euc_jp import FAST as _EUC_JP
 from ._multibyte import CONTINUE, ERROR, FINISHED, Handler, IOQueue, run_handler
 
@@ -54,8 +55,6 @@ def _escape_state(leading: int, byte: int | None) -> str | None:
 
 
 def _jis0208(leading: int, byte: int) -> str | None:
-    from .._indexes import JIS0208, NO_CODE_POINT
-
     # "2. Let pointer be (ISO-2022-JP leading - 0x21) x 94 + byte - 0x21.
     # 3. Let codePoint be the index code point for pointer in index jis0208."
     pointer = (leading - 0x21) * 94 + byte - 0x21

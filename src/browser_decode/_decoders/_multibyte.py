@@ -10,24 +10,29 @@ Three layers, each checked against the one before it by the test-suite:
    other than ISO-2022-JP is, between two outputs, back in its initial state, and how many
    bytes it consumes before that depends only on the next few bytes. So its whole behaviour
    is a regular tokenizer (a ``re`` pattern with at most four bytes of reach) plus a table
-   token -> output, where an error that *restores* an ASCII byte is the token "lead byte"
-   alone, or equivalently the two-byte token whose output is U+FFFD followed by that ASCII
-   byte. ``pattern.findall`` + ``map(table.__getitem__)`` + ``"".join`` run this in C at
-   several MB/s even on random bytes. Tables are built from the generated indexes on
-   first use.
+   token -> output, where an error that *restores* an ASCII byte is the two-byte token
+   whose output is U+FFFD followed by that ASCII byte (decoded again, it is itself).
+   ``re.split``, ``codecs.charmap_decode`` for the runs of one-byte tokens, list lookups
+   and ``"".join`` run this in C at several MB/s even on random bytes. Tables are built
+   from the generated indexes on first use.
 
-3. **Fast path** (:class:`FastDecoder`): Python's nearest C codec decodes in ``"strict"``
-   mode. Where it raises, the token decoder takes over at the failing byte (the codec
-   only ever stops at a character boundary, which is also one of the standard's) and runs
-   up to a *resynchronisation byte*: a byte that can never be consumed as the second,
-   third or fourth byte of a sequence, so that both decoders are at a boundary before it.
+3. **Fast path** (:class:`FastDecoder`): Python's nearest C codec decodes chunks in
+   ``"strict"`` mode. Where it raises, it has stopped at one of its character boundaries,
+   which is also one of the standard's (every sequence the codec accepts is a whole
+   number of the standard's tokens; the test-suite checks each one): the token decoder
+   decodes the token there and the codec resumes after it. When errors are dense, the
+   token decoder runs on, in growing stretches, to a *resynchronisation byte*: a byte that
+   is never the second, third or fourth byte of a sequence, so that both decoders are at a
+   boundary after it (chunks are cut at such bytes too).
    Where the codec succeeds but disagrees with the standard (a valid sequence mapped to a
    different character, or accepted where the standard reports an error), the
-   disagreement is found on first use by decoding *every* one-, two- and three-byte
-   sequence with the codec and with the token decoder (:func:`codec_differences`):
-   each character the codec produces only from sequences that the standard decodes the
-   same context-free way is fixed by ``str.replace``; any other suspect character makes
-   the fast path redo that codec-decoded stretch with the token decoder.
+   disagreement is found on first use by decoding *every* one-, two- (and for EUC-JP
+   three-) byte sequence with the codec and with the token decoder
+   (:func:`codec_differences`): each character the codec produces only from sequences that
+   the standard decodes to one other output, context-free, is fixed by ``str.replace``;
+   for a character the codec also produces from sequences the standard agrees on, the
+   differing sequences are looked for in the chunk's bytes, and if one is there the token
+   decoder decodes that chunk instead.
 """
 
 from __future__ import annotations
