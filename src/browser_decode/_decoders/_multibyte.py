@@ -152,6 +152,7 @@ class TokenDecoder:
     resync: re.Pattern[bytes] | None = None
     _table: dict[bytes, str] | None = field(default=None, repr=False)
     _by_value: list[str | None] | None = field(default=None, repr=False)
+    _by_int: dict[int, str] | None = field(default=None, repr=False)
     _charmap: str = field(default="", repr=False)
 
     def __post_init__(self) -> None:
@@ -177,6 +178,13 @@ class TokenDecoder:
                     by_value[_from_bytes(token, "big")] = text
             self._by_value = by_value
         return self._by_value
+
+    @property
+    def by_int(self) -> dict[int, str]:
+        """The table keyed by the tokens' big-endian values."""
+        if self._by_int is None:
+            self._by_int = {_from_bytes(token, "big"): text for token, text in self.table.items()}
+        return self._by_int
 
     def decode_short(self, data: bytes) -> str:
         """Decode a few bytes, token by token (for building and checking tables)."""
@@ -211,13 +219,14 @@ class TokenDecoder:
             bytes([self.separator]).join(runs), "strict", self._charmap
         )[0].split(_SEPARATOR)
         tokens = parts[1::2]
-        # Look the tokens up by their value as big-endian integers in a list: much faster
-        # than hashing and comparing bytes keys. Longer tokens (clamped to 0xFFFF, which
-        # is no token) are computed.
-        keys: Iterator[int] = map(_from_bytes, tokens, repeat(_BIG))
-        if self.compute is not _no_compute:
-            keys = map(min, keys, repeat(0xFFFF))
-        found = list(map(self.by_value.__getitem__, keys))
+        # Look the tokens up by their value as big-endian integers, in a list (or, where
+        # some tokens are longer than two bytes and computed, a dict): much faster than
+        # hashing and comparing bytes keys.
+        keys = map(_from_bytes, tokens, repeat(_BIG))
+        if self.compute is _no_compute:
+            found = list(map(self.by_value.__getitem__, keys))
+        else:
+            found = list(map(self.by_int.get, keys))
         if self.compute is not _no_compute and None in found:
             found = [
                 f if f is not None else self.compute(t) for f, t in zip(found, tokens, strict=True)
