@@ -103,6 +103,18 @@ def test_seeded_random_long_inputs(name: str) -> None:
         assert fast(name)(data) == module.reference_decode(data)
 
 
+def test_iso_2022_jp_parts() -> None:
+    """Long inputs are decoded in parts cut before an ESC; the state and the output flag
+    carry over (here a valid escape ends one part and another begins the next)."""
+    part = _iso_2022_jp._PART
+    data = b"a" * (part - 3) + b"\x1b(B\x1b(B" + b"x" * (2 * part) + b"\x1b$B0!0" + b"y" * part
+    data += b"\x1b$B" + b"0!" * part + b"\x1b(B"
+    assert fast("ISO-2022-JP")(data) == _iso_2022_jp.reference_decode(data)
+    rng = random.Random("iso-parts")
+    data = random_bytes(rng, 3 * part + 1000)
+    assert fast("ISO-2022-JP")(data) == _iso_2022_jp.reference_decode(data)
+
+
 @pytest.mark.parametrize("name", sorted(set(MODULES) - {"ISO-2022-JP"}))
 def test_stretches_without_resynchronisation_bytes(name: str) -> None:
     """More than 64 KiB without a resynchronisation byte: the token decoder's lazy walk."""

@@ -212,11 +212,11 @@ def _carry(state: str, escape_state: str | None) -> str:
     return state if escape_state is None else escape_state
 
 
-def _escape_outputs(runs: list[bytes], escapes: list[bytes]) -> list[str]:
+def _escape_outputs(runs: list[bytes], escapes: list[bytes], output: bool) -> list[str]:
     """U+FFFD for each lone ESC, and for each valid escape sequence that directly follows
-    another one (ISO-2022-JP output is true only between the two)."""
+    another one (ISO-2022-JP output is true only between the two; *output* is its value
+    before runs[0])."""
     outputs = []
-    output = False
     for run, escape in zip(runs[:-1], escapes, strict=True):
         if run:
             output = False
@@ -234,23 +234,46 @@ _AFTER_CODE: Final = itemgetter(slice(2, None))
 _CODES: Final[dict[bytes, str]] = {escape[1:]: state for escape, state in _ESCAPES.items()}
 
 
+# Inputs are decoded in parts of at least this many bytes, cut just before an ESC, so that
+# the lists made per escape sequence stay small whatever the input.
+_PART: Final = 1 << 16
+
+
 def decode(data: bytes) -> str:
     """The ISO-2022-JP decoder (exact; see module doc)."""
+    state, output = ASCII, False
+    texts = []
+    start, n = 0, len(data)
+    while start < n:
+        cut = data.find(_LONE_ESC, start + _PART) if n - start > 2 * _PART else -1
+        cut = n if cut < 0 else cut
+        text, state, output = _decode_part(data[start:cut], state, output)
+        texts.append(text)
+        start = cut
+    return "".join(texts)
+
+
+def _decode_part(data: bytes, state: str, output: bool) -> tuple[str, str, bool]:
+    """Decode *data*, which ends at the end of input or just before an ESC, in *state* and
+    with ISO-2022-JP output *output*; return the text and the state and output after it (a
+    leading byte left at the end meets ESC or end-of-queue: an error either way)."""
     pieces = data.split(_LONE_ESC)
     if len(pieces) == 1:
-        return codecs.charmap_decode(data, "strict", _CHARMAPS[ASCII])[0]
+        text = _decode_runs(state, [data])[0]
+        return text, state, output and not data
     # Usually every ESC starts a valid escape sequence: then bytes.split finds them all.
     codes = list(map(_CODE, pieces[1:]))
+    escapes: list[bytes] | None
     if set(codes) <= _CODES.keys():
         runs = [pieces[0], *map(_AFTER_CODE, pieces[1:])]
-        states = [ASCII, *map(_CODES.__getitem__, codes)]
+        states = [state, *map(_CODES.__getitem__, codes)]
         escapes = None
     else:
         parts = _SPLIT.split(data)
         runs = parts[0::2]
         escapes = parts[1::2]
         # The state of runs[i] is set by the last valid escape sequence before it.
-        states = list(accumulate(map(_ESCAPES.get, escapes), _carry, initial=ASCII))
+        states = list(accumulate(map(_ESCAPES.get, escapes), _carry, initial=state))
     texts: list[str] = [""] * len(runs)
     even, odd = set(states[0::2]), set(states[1::2])
     if len(even) == len(odd) == 1:
@@ -259,18 +282,20 @@ def decode(data: bytes) -> str:
         texts[1::2] = _decode_runs(odd.pop(), runs[1::2])
     else:
         outputs = {}
-        for state in set(states):
-            group = list(compress(runs, map(eq, states, repeat(state))))
-            outputs[state] = iter(_decode_runs(state, group))
+        for each in set(states):
+            group = list(compress(runs, map(eq, states, repeat(each))))
+            outputs[each] = iter(_decode_runs(each, group))
         texts = list(map(next, map(outputs.__getitem__, states)))
-    if escapes is None and b"" not in runs[1:-1]:
-        return "".join(texts)
+    # After the part, ISO-2022-JP output is true only if it ends with a valid escape sequence.
+    end_output = not runs[-1] and (escapes is None or escapes[-1] != _LONE_ESC)
     if escapes is None:
+        if b"" not in runs[1:-1] and (runs[0] or not output):
+            return "".join(texts), states[-1], end_output
         escapes = [_LONE_ESC + code for code in codes]
     merged: list[str] = [""] * (2 * len(runs) - 1)
     merged[0::2] = texts
-    merged[1::2] = _escape_outputs(runs, escapes)
-    return "".join(merged)
+    merged[1::2] = _escape_outputs(runs, escapes, output)
+    return "".join(merged), states[-1], end_output
 
 
 DECODERS: Final[dict[str, Callable[[bytes], str]]] = {"ISO-2022-JP": decode}
