@@ -314,14 +314,58 @@ def table(rows: list[dict[str, object]], markdown: bool) -> str:
     return "\n".join(fmt.format(*line) for line in [head, *lines])
 
 
+CORPUS = ROOT.parent / "shared" / "corpus" / "dev"
+
+
+def corpus_table(repeat: int) -> str | None:
+    """Real pages of ../shared/corpus/dev (read there, never copied), per encoding of the
+    manifest: total bytes, our time and the nearest codec's, and how many pages differ."""
+    manifest = CORPUS / "manifest.jsonl"
+    if not manifest.exists():
+        return None
+    pages: dict[str, list[bytes]] = {}
+    for line in manifest.read_text("utf-8").splitlines():
+        row = json.loads(line)
+        if row["encoding"] in DECODERS:
+            pages.setdefault(row["encoding"], []).append((CORPUS / row["orig"]).read_bytes())
+    lines = ["| encoding | pages | KB | ours ms | Python ms | ratio | pages differing |",
+             "|---|---|---|---|---|---|---|"]  # fmt: skip
+    for name in NAMES:
+        if name not in pages or PYTHON_CODECS[name] is None:
+            continue
+        bodies = pages[name]
+        decode, codec = DECODERS[name], PYTHON_CODECS[name]
+        for body in bodies:
+            decode(body)
+        ours, theirs = paired_times(
+            lambda: [decode(b) for b in bodies],  # noqa: B023
+            lambda: [b.decode(codec, "replace") for b in bodies],  # type: ignore[arg-type]  # noqa: B023
+            repeat,
+        )
+        assert theirs is not None
+        differ = sum(decode(b) != b.decode(codec, "replace") for b in bodies)  # type: ignore[arg-type]
+        size = sum(map(len, bodies)) // 1024
+        lines.append(
+            f"| {name} | {len(bodies)} | {size} | {ours * 1e3:.2f} | {theirs * 1e3:.2f} | "
+            f"{ours / theirs:.2f} | {differ} |"
+        )
+    return "\n".join(lines)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=1 << 20, help="bytes per input (1 MiB)")
     parser.add_argument("--repeat", type=int, default=11, help="runs per timing (best of)")
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    parser.add_argument(
+        "--corpus", action="store_true", help="also time the real pages of ../shared/corpus/dev"
+    )
     args = parser.parse_args()
     rows = run(args.size, args.repeat)
     print(table(rows, args.markdown))
+    if args.corpus:
+        corpus = corpus_table(args.repeat)
+        print("\n" + (corpus or f"(no corpus at {CORPUS})"))
     print(f"\nPython {sys.version.split()[0]}; best of {args.repeat}; {args.size} bytes.")
     return 0
 

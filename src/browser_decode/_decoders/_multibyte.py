@@ -293,7 +293,7 @@ class Fixes:
         # ... unless they are many: then one pass of a character class is cheaper.
         self.any_char = (
             re.compile("[" + "".join(map(re.escape, self.chars)) + "]").search
-            if len(self.chars) > 16
+            if len(self.chars) > 64
             else None
         )
         # Replacing one character after the other is safe unless a replacement contains a
