@@ -179,6 +179,24 @@ def test_fixes_are_found_not_assumed() -> None:
     assert isinstance(_big5.FAST.fixes, _multibyte.Fixes)
 
 
+@pytest.mark.parametrize(
+    ("name", "same", "differing"),
+    [("Big5", b"\xa1\xfe", b"\xa2\x41"), ("EUC-JP", b"~", b"\x8f\xa2\xb7")],
+)
+def test_codec_character_from_agreeing_and_differing_sequences(
+    name: str, same: bytes, differing: bytes
+) -> None:
+    """big5hkscs decodes A1 FE and A2 41 both to U+FF0F (the standard: U+FF0F, U+2215);
+    euc_jp decodes ~ and 8F A2 B7 both to ~ (the standard: ~, U+FF5E). Around the
+    differing sequence the token decoder takes over; elsewhere the codec's text stays."""
+    rng = random.Random(name)
+    filler = "".join(chr(rng.randrange(0x4E00, 0x9FA0)) for _ in range(20000))
+    codec = {"Big5": "big5hkscs", "EUC-JP": "euc_jp"}[name]
+    text = filler.encode(codec, "ignore")
+    data = same + text[:30000] + b" " + same + differing + same + b" " + text + differing
+    assert fast(name)(data) == MODULES[name].reference_decode(data)
+
+
 def test_reference_decoder_restores_bytes() -> None:
     """The I/O queue's restore puts bytes back in front, in order."""
     queue = _multibyte.IOQueue(b"c")

@@ -312,6 +312,13 @@ class Fixes:
             seqs = self.check.get(char)
             if seqs is not None and any(data.find(seq, start, end) >= 0 for seq in seqs):
                 return None
+        return self.replace_only(text, present)
+
+    def replace_only(self, text: str, present: list[str] | None = None) -> str:
+        """*text* with the characters of :attr:`replace` replaced (*present*: those of
+        :attr:`chars` in it, if known)."""
+        if present is None:
+            present = [char for char in self.chars if char in text]
         present = [char for char in present if char in self.replace]
         if self.chained and len(present) > 1:
             pattern = re.compile("[" + "".join(map(re.escape, present)) + "]")
@@ -420,6 +427,37 @@ class FastDecoder:
             self._fixes = self._make_fixes()
         return self._fixes
 
+    def _corrected(
+        self, data: bytes, view: memoryview, start: int, end: int, text: str
+    ) -> Iterator[str]:
+        """*text*, the codec's decoding of data[start:end], corrected, where :meth:`Fixes.apply`
+        found a sequence that the codec decodes to a character it also gives for sequences
+        the standard agrees on. Where such a sequence starts at a boundary of the codec (the
+        codec decodes the bytes before it), it is a character: the token decoder decodes it
+        and the codec goes on after it; elsewhere it is inside another character."""
+        fixes = self.fixes
+        decode = self._decode
+        found_from = start
+        while True:
+            seqs = [seq for char in fixes.check if char in text for seq in fixes.check[char]]
+            hits = [found for seq in seqs if (found := data.find(seq, found_from, end)) >= 0]
+            if not hits:
+                yield fixes.replace_only(text)
+                return
+            hit = min(hits)
+            try:
+                before: str = decode(view[start:hit])[0]
+            except UnicodeDecodeError:
+                found_from = hit + 1  # inside a character: not one
+                continue
+            token, after = self.tokens.token_at(data, hit)
+            yield fixes.replace_only(before)
+            yield token
+            if after >= end:
+                return
+            start = found_from = after
+            text = decode(view[start:end])[0]
+
     def __call__(self, data: bytes) -> str:
         n = len(data)
         view = memoryview(data)
@@ -443,8 +481,11 @@ class FastDecoder:
             except UnicodeDecodeError as exc:
                 bad = pos + exc.start
             else:
-                text = fixes.apply(text, data, pos, cut)  # type: ignore[arg-type]
-                parts.extend(tokens.iter_stretch(data, pos, cut) if text is None else (text,))
+                fixed = fixes.apply(text, data, pos, cut)  # type: ignore[arg-type]
+                if fixed is None:
+                    parts.extend(self._corrected(data, view, pos, cut, text))  # type: ignore[arg-type]
+                else:
+                    parts.append(fixed)
                 pos = cut
                 continue
             text = fixes.apply(decode(view[pos:bad])[0], data, pos, bad) if bad > pos else ""
