@@ -44,11 +44,12 @@ from dataclasses import dataclass, field
 from itertools import repeat
 from typing import Final, Literal, TypeAlias
 
-# Token decoding of a stretch with findall builds one bytes object per token; stretches are
-# cut at resynchronisation bytes to at most this many bytes, so memory stays bounded.
+# Token decoding of a stretch builds one bytes object per token; stretches are cut at
+# resynchronisation bytes to at most about this many bytes, so memory stays bounded.
 _STRETCH: Final = 1 << 16
-# After an error, the token decoder runs at least this far before the codec is tried again;
-# doubled on every error that follows soon after (random input), reset on a long valid run.
+# An error less than this many bytes after the previous one makes the token decoder run on
+# for at least this far, doubled on every such error (random input) up to _STRETCH; an
+# isolated error is one token.
 _MIN_SLOW: Final = 64
 # The C codec decodes chunks of about this size (cut at resynchronisation bytes).
 _CHUNK: Final = 1 << 14
