@@ -9,22 +9,21 @@ from typing import Final
 
 #: (browser's code point, strict codec's code point, where first seen).
 PAIRS: Final[tuple[tuple[int, int, str], ...]] = (
-    (0x00A2, 0xFFE0, "Big5 A2 46: cp950"),
-    (0x00A3, 0xFFE1, "Big5 A2 47: cp950"),
-    (0x00A5, 0xFFE5, "Big5 A2 44: cp950"),
+    (0x00AF, 0x203E, "Big5 A1 C2: big5"),
     (0x00B7, 0x30FB, "GBK A1 A4: gb2312"),
-    (0x2022, 0x2027, "Big5 A1 45: cp950"),
-    (0x203E, 0x00AF, "Big5 A1 C2: cp950"),
+    (0x2027, 0x2022, "Big5 A1 45: big5"),
     (0x2225, 0x2016, "Shift_JIS 81 61: shift_jis"),
-    (0x223C, 0xFF5E, "Big5 A1 E3: cp950"),
-    (0x2609, 0x2299, "Big5 A1 F3: cp950"),
-    (0x2641, 0x2295, "Big5 A1 F2: cp950"),
+    (0x2295, 0x2641, "Big5 A1 F2: big5"),
+    (0x2299, 0x2609, "Big5 A1 F3: big5"),
+    (0xFE51, 0xFF64, "Big5 A1 4E: big5"),
     (0xFF0D, 0x2212, "Shift_JIS 81 7C: shift_jis"),
+    (0xFF5E, 0x007E, "EUC-JP 8F A2 B7: euc_jp"),
+    (0xFF5E, 0x223C, "Big5 A1 E3: big5"),
     (0xFF5E, 0x301C, "Shift_JIS 81 60: shift_jis"),
-    (0xFF64, 0xFE51, "Big5 A1 4E: cp950"),
     (0xFFE0, 0x00A2, "Shift_JIS 81 91: shift_jis"),
     (0xFFE1, 0x00A3, "Shift_JIS 81 92: shift_jis"),
     (0xFFE2, 0x00AC, "Shift_JIS 81 CA: shift_jis"),
+    (0xFFE5, 0x00A5, "Big5 A2 44: big5"),
     (0xFFED, 0x2593, "Big5 F9 FE: cp950"),
 )
 
