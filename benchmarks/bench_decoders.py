@@ -39,7 +39,10 @@ PYTHON_CODECS: dict[str, str | None] = {
     "x-mac-cyrillic": "mac_cyrillic", "GBK": "gbk", "gb18030": "gb18030",
     "Big5": "big5hkscs", "EUC-JP": "euc_jp", "ISO-2022-JP": "iso2022_jp",
     "Shift_JIS": "cp932", "EUC-KR": "cp949", "replacement": None, "UTF-16BE": "utf-16-be",
-    "UTF-16LE": "utf-16-le", "x-user-defined": "latin-1",
+    "UTF-16LE": "utf-16-le",
+    # Python has no x-user-defined codec: cp437 is a charmap codec with all 256 bytes
+    # defined, the machinery ours uses (latin-1 is a special case: a plain copy).
+    "x-user-defined": "cp437",
 }  # fmt: skip
 for _name in NAMES:
     if _name.startswith("ISO-8859-") and _name not in PYTHON_CODECS:
