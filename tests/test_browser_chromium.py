@@ -1,0 +1,479 @@
+"""Live differential test against a real headless Chromium.
+
+For every one of the 40 encodings, thousands of seeded random byte sequences
+(biased to the lead and trail bytes where decoders go wrong) are served from
+127.0.0.1 with ``Content-Type: text/html; charset=<name>``, and the browser's
+answers are compared with ours:
+
+- ``document.characterSet`` must be our encoding's name;
+- the DOM text of the ``<plaintext>`` element that holds the bytes (the
+  document's own decoder, then the HTML parser's newline and NUL handling)
+  must equal ``get_encoding(name).decode(bytes)`` after that same handling;
+- ``new TextDecoder(document.characterSet).decode(bytes)`` on the same bytes,
+  fetched by the page, must equal our decode (after TextDecoder's BOM rule).
+
+The documented Chromium deviations from the standard are expected
+differences, each asserted to still exist (see ``CHROMIUM_DEVIATIONS``).
+A few sniffing cases run end to end through ``decode_html``.
+
+Run with ``pytest -m browser``. One browser serves the whole module. When the
+environment variable CI is set, a missing browser is a failure, not a skip.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, Literal
+
+import pytest
+from _chromium import Browser, PageServer, find_chromium
+
+from browser_decode import decode_html, get_encoding
+
+pytestmark = pytest.mark.browser
+
+SPEC = Path(__file__).parent.parent / "spec" / "whatwg-encoding"
+NAMES = [
+    e["name"]
+    for group in json.loads((SPEC / "encodings.json").read_text("utf-8"))
+    for e in group["encodings"]
+]
+SEED = 20261202
+SEQUENCES_PER_PAGE = 4000
+FFFD = "\ufffd"
+
+# Where Chromium deviates from the Encoding Standard, the library follows the
+# standard (tests/data/chromium/README.md, docs/conformance.md). These are the
+# only expected differences; the tests below check that each still exists.
+CHROMIUM_DEVIATIONS = {
+    "big5-two-code-points": (
+        "Big5 88 62, 88 64, 88 A3, 88 A5: the standard's table gives two code points "
+        "(U+00CA U+0304, U+00CA U+030C, U+00EA U+0304, U+00EA U+030C); Chromium gives "
+        "something else (a lone surrogate half). Random Big5 pages avoid these pairs."
+    ),
+    "utf-16-end-of-document": (
+        "UTF-16LE/BE documents: Chromium's document decoder silently drops a dangling final "
+        "byte or a lone leading surrogate at the end of input, where the standard (and "
+        "Chromium's own TextDecoder) give U+FFFD. Random UTF-16 pages end cleanly."
+    ),
+}
+BIG5_DEVIATION_PAIRS = {b"\x88\x62": "\u00ca\u0304", b"\x88\x64": "\u00ca\u030c",
+                        b"\x88\xa3": "\u00ea\u0304", b"\x88\xa5": "\u00ea\u030c"}  # fmt: skip
+
+
+# ---------------------------------------------------------------------------
+# The browser
+# ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    executable = find_chromium()
+    if executable is None:
+        reason = (
+            "no Chromium executable found (install Debian's `chromium` package, or point "
+            "BROWSER_DECODE_CHROMIUM at one)"
+        )
+        if os.environ.get("CI"):
+            pytest.fail(f"{reason}; CI is set, so the browser test is mandatory")
+        pytest.skip(reason)
+    browser = Browser(executable)
+    try:
+        yield browser
+    finally:
+        browser.close()
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[PageServer]:
+    server = PageServer()
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+# Returns the document's encoding, the DOM text of <plaintext> (or of the
+# body), and TextDecoder's decode of the raw bytes, texts as hex UTF-16 code
+# units so that lone surrogates survive the JSON of the protocol.
+_PROBE = """(async (raw) => {
+  const hex = (s) => {
+    const out = new Array(s.length);
+    for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i).toString(16).padStart(4, "0");
+    return out.join("");
+  };
+  const cs = document.characterSet;
+  const holder = document.querySelector("plaintext") || document.body;
+  const dom = holder ? hex(holder.textContent) : null;
+  let td = null;
+  if (raw) {
+    const bytes = await (await fetch(raw, {cache: "no-store"})).arrayBuffer();
+    try { td = hex(new TextDecoder(cs).decode(bytes)); } catch (e) { td = null; }
+  }
+  return {cs, dom, td};
+})(%s)"""
+
+
+def _units(hex_text: str | None) -> str | None:
+    if hex_text is None:
+        return None
+    return bytes.fromhex(hex_text).decode("utf-16-be", "surrogatepass")
+
+
+def probe(
+    browser: Browser,
+    server: PageServer,
+    path: str,
+    document: bytes,
+    content_type: str | None,
+    raw: bytes | None,
+) -> tuple[str, str | None, str | None]:
+    """Load *document*; return (characterSet, DOM text, TextDecoder text of *raw*)."""
+    url = server.add(path, document, content_type)
+    raw_url = server.add(path + ".raw", raw, "application/octet-stream") if raw else None
+    browser.load(url)
+    answer: dict[str, Any] = browser.evaluate(_PROBE % json.dumps(raw_url))
+    return answer["cs"], _units(answer["dom"]), _units(answer["td"])
+
+
+# ---------------------------------------------------------------------------
+# Seeded random byte sequences, biased per encoding
+# ---------------------------------------------------------------------------
+
+Token = Callable[[random.Random], bytes]
+
+
+def _span(*ranges: tuple[int, int]) -> list[int]:
+    return [b for lo, hi in ranges for b in range(lo, hi + 1)]
+
+
+ASCII_EDGES = list(b"\x00\t\n\r !$(+0159;<>?@ABIJZ[\\]^_`az{|}~\x7f")
+ANY = _span((0x00, 0xFF))
+HIGH = _span((0x80, 0xFF))
+
+
+def pick(pool: list[int]) -> Token:
+    return lambda rng: bytes([rng.choice(pool)])
+
+
+def pair(leads: list[int], trails: list[int]) -> Token:
+    return lambda rng: bytes([rng.choice(leads), rng.choice(trails)])
+
+
+def seq(*parts: Token) -> Token:
+    return lambda rng: b"".join(part(rng) for part in parts)
+
+
+def truncated(token: Token) -> Token:
+    def make(rng: random.Random) -> bytes:
+        data = token(rng)
+        return data[: rng.randint(1, max(1, len(data) - 1))]
+
+    return make
+
+
+def literal(*choices: bytes) -> Token:
+    return lambda rng: rng.choice(choices)
+
+
+def utf8_token(rng: random.Random) -> bytes:
+    ranges = [(0x80, 0x7FF), (0x800, 0xD7FF), (0xE000, 0xFFFF), (0x10000, 0x10FFFF)]
+    lo, hi = rng.choice(ranges)
+    return chr(rng.randint(lo, hi)).encode("utf-8")
+
+
+def utf16_token(big_endian: bool) -> Token:
+    order: Literal["big", "little"] = "big" if big_endian else "little"
+    edges = [0x00, 0x0A, 0x41, 0xFF, 0x100, 0xD7FF, 0xD800, 0xDB7F, 0xDBFF, 0xDC00, 0xDFFF,
+             0xE000, 0xFEFF, 0xFFFD, 0xFFFE, 0xFFFF]  # fmt: skip
+
+    def make(rng: random.Random) -> bytes:
+        roll = rng.random()
+        if roll < 0.4:
+            unit = rng.choice(edges)
+        elif roll < 0.6:
+            unit = rng.randint(0xD800, 0xDFFF)
+        elif roll < 0.8:
+            return chr(rng.randint(0x10000, 0x10FFFF)).encode(f"utf-16-{order[0]}e")
+        else:
+            unit = rng.randint(0, 0xFFFF)
+        return unit.to_bytes(2, order)
+
+    return make
+
+
+GB_TRAILS = _span((0x40, 0x7E), (0x80, 0xFE))
+GB_FOUR = seq(
+    pick([0x81, 0x82, 0x83, 0x84, 0x85, 0x8F, 0x90, 0x95, 0xE3, 0xE4, 0xFD, 0xFE]),
+    pick(_span((0x30, 0x39))),
+    pick(_span((0x81, 0xFE))),
+    pick(_span((0x30, 0x39))),
+)
+BIG5_TRAILS = _span((0x40, 0x7E), (0xA1, 0xFE))
+BAD_TRAILS = [*ASCII_EDGES, 0x7F, 0x80, 0xA0, 0xFF]
+
+# Weighted token mixes: the sequences of a page are 1-3 tokens each.
+MIXES: dict[str, list[tuple[int, Token]]] = {
+    "UTF-8": [
+        (4, utf8_token),
+        (2, truncated(utf8_token)),
+        (3, pick(_span((0x80, 0xBF), (0xC0, 0xC2), (0xDF, 0xE1), (0xEC, 0xF5), (0xFE, 0xFF)))),
+        (1, pick(ASCII_EDGES)),
+    ],
+    "GBK": [
+        (4, pair(_span((0x81, 0xFE)), GB_TRAILS)),
+        (3, GB_FOUR),
+        (2, truncated(GB_FOUR)),
+        (1, pair(_span((0x81, 0xFE)), BAD_TRAILS)),
+        (1, pick([0x80, 0xFF, *ASCII_EDGES])),
+    ],
+    "Big5": [
+        (3, pair(_span((0x81, 0xFE)), BIG5_TRAILS)),
+        (3, pair(_span((0x87, 0xA0), (0xC6, 0xC8), (0xF9, 0xFE)), BIG5_TRAILS)),
+        (1, pair(_span((0x81, 0xFE)), BAD_TRAILS)),
+        (1, pick([0x80, 0xFF, *ASCII_EDGES])),
+    ],
+    "EUC-KR": [
+        (4, pair(_span((0x81, 0xFE)), _span((0x41, 0xFE)))),
+        (1, pair(_span((0x81, 0xFE)), BAD_TRAILS)),
+        (1, pick([0x80, 0xFF, *ASCII_EDGES])),
+    ],
+    "Shift_JIS": [
+        (4, pair(_span((0x81, 0x9F), (0xE0, 0xFC)), _span((0x40, 0x7E), (0x80, 0xFC)))),
+        (2, pair(_span((0xED, 0xEE), (0xF0, 0xFC)), _span((0x40, 0x7E), (0x80, 0xFC)))),
+        (1, pair(_span((0x81, 0x9F), (0xE0, 0xFC)), [*BAD_TRAILS, 0xFD, 0xFE])),
+        (2, pick([0x80, 0xA0, 0xFD, 0xFE, 0xFF, *_span((0xA1, 0xDF)), *ASCII_EDGES])),
+    ],
+    "EUC-JP": [
+        (4, pair(_span((0xA1, 0xFE)), _span((0xA1, 0xFE)))),
+        (2, seq(literal(b"\x8e"), pick([*_span((0xA1, 0xDF)), 0xE0, 0xFE, 0x41]))),
+        (3, seq(literal(b"\x8f"), pair(_span((0xA1, 0xFE)), _span((0xA1, 0xFE))))),
+        (1, truncated(seq(literal(b"\x8f"), pair(_span((0xA1, 0xFE)), _span((0xA1, 0xFE)))))),
+        (1, pair(_span((0x8E, 0x8F), (0xA1, 0xFE)), BAD_TRAILS)),
+        (1, pick([0x80, 0x8D, 0xA0, 0xFF, *ASCII_EDGES])),
+    ],
+    "ISO-2022-JP": [
+        (3, literal(b"\x1b(B", b"\x1b(J", b"\x1b(I", b"\x1b$@", b"\x1b$B")),
+        (1, literal(b"\x1b", b"\x1b(", b"\x1b$", b"\x1b$(D", b"\x1b(Z", b"\x1b$A", b"\x1b.A")),
+        (4, pair(_span((0x21, 0x7E)), _span((0x21, 0x7E)))),
+        (2, pick([0x0E, 0x0F, 0x1B, 0x5C, 0x7E, 0x0A, 0x0D, 0x00, 0x20, 0x7F, 0x80, 0xA1, 0xFF])),
+    ],
+    "x-user-defined": [(3, pick(HIGH)), (1, pick(ANY))],
+}
+MIXES["gb18030"] = MIXES["GBK"]
+MIXES["UTF-16LE"] = [(1, utf16_token(False))]
+MIXES["UTF-16BE"] = [(1, utf16_token(True))]
+
+
+def separator(name: str) -> bytes:
+    """Between sequences: a newline (and a return to ASCII for ISO-2022-JP)."""
+    if name.startswith("UTF-16"):
+        return "\n".encode(name.lower())
+    return b"\x1b(B\n" if name == "ISO-2022-JP" else b"\n"
+
+
+def random_payload(name: str, rng: random.Random) -> list[bytes]:
+    """SEQUENCES_PER_PAGE seeded random byte sequences for encoding *name*."""
+    mix = MIXES.get(name, [(3, pick(HIGH)), (1, pick(ANY))])  # single-byte encodings
+    weights = [w for w, _ in mix]
+    tokens = [t for _, t in mix]
+    sequences = []
+    for _ in range(SEQUENCES_PER_PAGE):
+        chosen = rng.choices(tokens, weights, k=rng.randint(1, 3))
+        data = b"".join(token(rng) for token in chosen)
+        if name == "Big5":  # expected difference, tested on its own below
+            for bad in BIG5_DEVIATION_PAIRS:
+                data = data.replace(bad, b"\x88\x66")
+        sequences.append(data)
+    return sequences
+
+
+def html_prefix(name: str) -> bytes:
+    return "<plaintext>".encode(name.lower() if name.startswith("UTF-16") else "ascii")
+
+
+def as_parsed(text: str) -> str:
+    """Text as the HTML parser puts it into a <plaintext> element.
+
+    "To normalize newlines in a string, replace every U+000D CR U+000A LF code
+    point pair with a single U+000A LF code point, and then replace every
+    remaining U+000D CR code point with a U+000A LF code point."
+    (input stream preprocessing), and in the PLAINTEXT state: "U+0000 NULL:
+    This is an unexpected-null-character parse error. Emit a U+FFFD
+    REPLACEMENT CHARACTER character token." -- HTML Standard, 13.2.3.5, 13.2.5.4
+    """
+    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", FFFD)
+
+
+def textdecoder_view(name: str, text: str) -> str:
+    """TextDecoder drops one leading U+FEFF for UTF-8 and UTF-16 (its BOM rule)."""
+    if name in ("UTF-8", "UTF-16LE", "UTF-16BE") and text.startswith("\ufeff"):
+        return text[1:]
+    return text
+
+
+def first_difference(ours: str, theirs: str, sequences: list[bytes], name: str) -> str:
+    """Where two texts part, with the byte sequence responsible (found by bisection)."""
+    at = min(len(ours), len(theirs))
+    at = next((i for i in range(at) if ours[i] != theirs[i]), at)
+    encoding = get_encoding(name)
+    assert encoding is not None
+    sep = separator(name)
+    lo, hi = 0, len(sequences)
+    while lo < hi:  # the first k whose decoded prefix reaches the difference
+        mid = (lo + hi) // 2
+        if len(encoding.decode(sep.join(sequences[: mid + 1]) + sep)) > at:
+            hi = mid
+        else:
+            lo = mid + 1
+    near = sequences[max(0, lo - 1) : lo + 1]
+    return (
+        f"texts differ at code unit {at} (lengths {len(ours)} / {len(theirs)}): "
+        f"ours {ours[max(0, at - 8) : at + 8]!r} chromium {theirs[max(0, at - 8) : at + 8]!r}; "
+        f"byte sequences there: {[s.hex(' ') for s in near]}"
+    )
+
+
+# ---------------------------------------------------------------------------
+# The tests
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if n != "replacement"])
+def test_random_bytes_match_chromium(browser: Browser, server: PageServer, name: str) -> None:
+    rng = random.Random(f"{SEED}-{name}")
+    sequences = random_payload(name, rng)
+    sep = separator(name)
+    payload = sep.join(sequences) + sep
+    encoding = get_encoding(name)
+    assert encoding is not None
+    ours = encoding.decode(payload)
+    charset, dom, td = probe(
+        browser,
+        server,
+        f"/random/{name}",
+        html_prefix(name) + payload,
+        f"text/html; charset={name}",
+        payload,
+    )
+    assert charset == name
+    problems = []
+    if dom != as_parsed(ours):
+        assert dom is not None
+        problems.append("document: " + first_difference(as_parsed(ours), dom, sequences, name))
+    if td != textdecoder_view(name, ours):
+        assert td is not None
+        problems.append("TextDecoder: " + first_difference(ours, td, sequences, name))
+    assert not problems, f"{name}: {len(sequences)} sequences, {len(payload)} bytes\n" + "\n".join(
+        problems
+    )
+
+
+@pytest.mark.parametrize("label", ["iso-2022-kr", "hz-gb-2312", "csiso2022kr", "replacement"])
+def test_replacement_encoding(browser: Browser, server: PageServer, label: str) -> None:
+    payload = bytes(random.Random(SEED).choices(range(256), k=2000))
+    encoding = get_encoding(label)
+    assert encoding is not None
+    charset, dom, _ = probe(
+        browser, server, f"/replacement/{label}", payload, f"text/html; charset={label}", None
+    )
+    assert charset == encoding.name == "replacement"
+    assert dom == encoding.decode(payload) == FFFD
+
+
+def test_deviation_big5_two_code_points(browser: Browser, server: PageServer) -> None:
+    """Expected difference: the standard's two code points, not Chromium's answer."""
+    assert "big5-two-code-points" in CHROMIUM_DEVIATIONS
+    big5 = get_encoding("Big5")
+    assert big5 is not None
+    for data, standard in BIG5_DEVIATION_PAIRS.items():
+        page, path = b"<plaintext>" + data, f"/big5/{data.hex()}"
+        _, dom, td = probe(browser, server, path, page, "text/html; charset=big5", data)
+        assert big5.decode(data) == standard
+        assert dom != standard and td != standard, f"Chromium now follows the standard: {data!r}"
+
+
+@pytest.mark.parametrize("name", ["UTF-16LE", "UTF-16BE"])
+@pytest.mark.parametrize(
+    "tail", ["dangling byte", "lone leading surrogate", "leading surrogate + dangling byte"]
+)
+def test_deviation_utf16_end_of_document(
+    browser: Browser, server: PageServer, name: str, tail: str
+) -> None:
+    """Expected difference: the document drops what the standard turns into U+FFFD.
+
+    TextDecoder, on the same bytes, follows the standard.
+    """
+    assert "utf-16-end-of-document" in CHROMIUM_DEVIATIONS
+    codec = name.lower()
+    end = {
+        "dangling byte": b"\x41",
+        "lone leading surrogate": "\ud800".encode(codec, "surrogatepass"),
+        "leading surrogate + dangling byte": "\ud800".encode(codec, "surrogatepass") + b"\x41",
+    }[tail]
+    payload = "abc".encode(codec) + end
+    encoding = get_encoding(name)
+    assert encoding is not None
+    ours = encoding.decode(payload)
+    assert ours == "abc" + FFFD
+    path = f"/utf16-end/{name}/{end.hex()}"
+    charset, dom, td = probe(
+        browser, server, path, html_prefix(name) + payload, f"text/html; charset={name}", payload
+    )
+    assert charset == name
+    assert td == ours
+    assert dom == "abc", "Chromium's document decoder now follows the standard"
+
+
+# Sniffing end to end: the decision of decode_html (BOM, header, <meta>
+# prescan, XML declaration, the Chromium-compatible head scan past 1024
+# bytes) against document.characterSet, and the text against TextDecoder.
+SNIFF_CASES: list[tuple[str, str | None, bytes]] = [
+    ("header beats meta", "text/html; charset=windows-1251",
+     b'<meta charset="shift_jis"><p>\xcf\xf0\xe8\xe2\xe5\xf2'),
+    ("meta when the header has no charset", "text/html", b'<meta charset="shift_jis"><p>\x82\xa0'),
+    ("no Content-Type at all: sniffed as HTML", None, b"<meta charset=euc-kr><p>\xb0\xa1"),
+    ("UTF-16LE BOM beats the header", "text/html; charset=utf-8",
+     "\ufeff<p>h\u00e9\u3042".encode("utf-16-le")),
+    ("UTF-8 BOM beats the header", "text/html; charset=windows-1252", b"\xef\xbb\xbf<p>h\xc3\xa9"),
+    ("UTF-16BE BOM beats meta", "text/html",
+     "\ufeff<meta charset=windows-1252><p>h\u00e9".encode("utf-16-be")),
+    ("single-quoted header charset is ignored", "text/html; charset='windows-1251'",
+     b"<meta charset=koi8-r><p>\xf0\xd2"),
+    ("unknown header label is ignored", "text/html; charset=no-such-label",
+     b"<meta charset=big5><p>\xa4\x40"),
+    ("first charset parameter wins", "text/html; charset=iso-8859-7; charset=utf-8", b"<p>\xe1"),
+    ("http-equiv content", "text/html",
+     b'<meta http-equiv="Content-Type" content="text/html; charset=gb2312"><p>\xc4\xe3'),
+    ("meta utf-16 means UTF-8", "text/html", b'<meta charset="utf-16"><p>h\xc3\xa9'),
+    ("meta x-user-defined means windows-1252", "text/html",
+     b'<meta charset="x-user-defined"><p>\xe9\x80'),
+    ("XML declaration", "text/html", b'<?xml version="1.0" encoding="windows-1251"?><p>\xcf'),
+    ("meta inside a comment is ignored", "text/html",
+     b"<!-- <meta charset=koi8-r> --><meta charset=iso-8859-2><p>\xb1"),
+    ("meta after 1024 bytes of head content", "text/html",
+     b"<!doctype html><title>t</title><!--" + b"x" * 1100
+     + b"--><meta charset=windows-1253><p>\xe1"),
+    ("replacement label in the header", "text/html; charset=iso-2022-kr", b"<p>hello"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("number", "content_type", "body"),
+    [pytest.param(n, ct, b, id=desc) for n, (desc, ct, b) in enumerate(SNIFF_CASES)],
+)
+def test_sniffing_matches_chromium(
+    browser: Browser, server: PageServer, number: int, content_type: str | None, body: bytes
+) -> None:
+    result = decode_html(body, content_type)
+    # Only declared encodings: for undeclared bytes the library deliberately
+    # differs from browsers (docs: valid UTF-8 is UTF-8, then detection).
+    assert result.provenance.source.value in ("bom", "header", "meta")
+    charset, _, td = probe(browser, server, f"/sniff/{number}", body, content_type, body)
+    assert result.encoding == charset
+    if charset != "replacement":  # TextDecoder refuses the replacement encoding
+        assert result.text == td
