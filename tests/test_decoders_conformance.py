@@ -339,6 +339,52 @@ def test_wpt_gbk_decoder_pointers(name: str) -> None:
     assert not wrong, f"{len(wrong)} wrong: {wrong[:10]}"
 
 
+def gb18030_four_bytes(pointer: int) -> bytes:
+    """The four bytes whose gb18030 decoder pointer is *pointer* (inverse of step 3.2)."""
+    first, rest = divmod(pointer, 10 * 126 * 10)
+    second, rest = divmod(rest, 10 * 126)
+    third, fourth = divmod(rest, 10)
+    return bytes([first + 0x81, second + 0x30, third + 0x81, fourth + 0x30])
+
+
+def test_wpt_gb18030_ranges_are_the_spec_index() -> None:
+    """gb18030-decoder.js's copy of the ranges (plus its sentinel) is indexes.json's."""
+    ranges = wpt_gb18030()["ranges"]["ranges"]
+    assert ranges[-1] == [2000000, 2000000]
+    assert ranges[:-1] == spec_indexes()["gb18030-ranges"]
+
+
+@pytest.mark.parametrize("name", ["GBK", "gb18030"])
+def test_gb18030_four_byte_range_edges(name: str) -> None:
+    """First and last pointer of every range of index gb18030 ranges, and its edges.
+
+    "1. If pointer is greater than 39419 and less than 189000, or pointer is
+    greater than 1237575, then return null. 2. If pointer is 7457, then return
+    code point U+E7C7. 3. Let offset be the last pointer in index gb18030 ranges
+    that is less than or equal to pointer and let codePointOffset be its
+    corresponding code point. 4. Return a code point whose value is
+    codePointOffset + pointer - offset."
+    -- https://encoding.spec.whatwg.org/#index-gb18030-ranges-code-point
+    """
+    ranges = spec_indexes()["gb18030-ranges"]
+    expected: dict[int, str] = {}
+    assert ranges[-1] == [189000, 0x10000]  # the supplementary planes, one range
+    for (start, code_point), (end, _) in itertools.pairwise([*ranges[:-1], [39420, 0]]):
+        expected[start] = chr(code_point)
+        expected[end - 1] = chr(code_point + end - 1 - start)
+    expected[189000] = "\U00010000"
+    expected[1237575] = "\U0010ffff"
+    expected[7457] = "\ue7c7"
+    for null in (39420, 39421, 188999, 1237576, 1237577):
+        expected[null] = FFFD
+    wrong = []
+    for pointer, text in sorted(expected.items()):
+        data = gb18030_four_bytes(pointer)
+        if decode(name, data) != text:
+            wrong.append(f"{pointer} {data.hex(' ')}: {show(decode(name, data))} != {show(text)}")
+    assert not wrong, f"{len(wrong)} of {len(expected)} wrong:\n" + "\n".join(wrong[:10])
+
+
 # ---------------------------------------------------------------------------
 # Recorded Chromium answers
 # ---------------------------------------------------------------------------
