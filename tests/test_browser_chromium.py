@@ -42,8 +42,10 @@ NAMES = [
     for group in json.loads((SPEC / "encodings.json").read_text("utf-8"))
     for e in group["encodings"]
 ]
-SEED = 20261202
-SEQUENCES_PER_PAGE = 4000
+# Fixed by default so that a failure reproduces; override to explore further,
+# e.g. BROWSER_DECODE_SEED=7 BROWSER_DECODE_SEQUENCES=50000 pytest -m browser.
+SEED = os.environ.get("BROWSER_DECODE_SEED", "20261202")
+SEQUENCES_PER_PAGE = int(os.environ.get("BROWSER_DECODE_SEQUENCES", "4000"))
 FFFD = "\ufffd"
 
 # Where Chromium deviates from the Encoding Standard, the library follows the
