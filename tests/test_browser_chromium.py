@@ -22,9 +22,12 @@ environment variable CI is set, a missing browser is a failure, not a skip.
 
 from __future__ import annotations
 
+import functools
+import itertools
 import json
 import os
 import random
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Literal
@@ -61,6 +64,20 @@ CHROMIUM_DEVIATIONS = {
         "UTF-16LE/BE documents: Chromium's document decoder silently drops a dangling final "
         "byte or a lone leading surrogate at the end of input, where the standard (and "
         "Chromium's own TextDecoder) give U+FFFD. Random UTF-16 pages end cleanly."
+    ),
+    # Found by this test (not in tests/data/chromium/README.md):
+    "euc-jp-jis0212-flag": (
+        "EUC-JP: after 8F and a JIS X 0212 lead byte, a byte outside A1-FE is an error and "
+        "'Set EUC-JP jis0212 to false' applies; Chromium keeps the flag, so the next two-byte "
+        "sequence is looked up in JIS X 0212 instead of JIS X 0208 (8F CA 0A CD C3: standard "
+        "U+FFFD LF U+50AD, Chromium U+FFFD LF U+7581). Random pages avoid 8F + lead + non-trail."
+    ),
+    "iso-2022-jp-escape-in-jis0208": (
+        "ISO-2022-JP, in the jis0208 state: an escape sequence ESC $ / ESC ( that fails gives "
+        "U+FFFD and its two bytes are restored and decoded as a jis0208 pair, another U+FFFD "
+        "when the pair has no code point; Chromium emits no second U+FFFD, and at the end of "
+        "input shows the restored '$' or '(' as ASCII (ESC $ B ESC ( Z: standard U+FFFD U+FFFD, "
+        "Chromium U+FFFD). Random pages rewrite failed ESC $ / ESC ( escapes to ESC ,."
     ),
 }
 BIG5_DEVIATION_PAIRS = {b"\x88\x62": "\u00ca\u0304", b"\x88\x64": "\u00ca\u030c",
@@ -296,7 +313,26 @@ def join(name: str, framing: str, sequences: list[bytes]) -> bytes:
     return payload
 
 
-def random_payload(name: str, rng: random.Random) -> list[bytes]:
+# Byte patterns that trigger the deviations, and a same-length rewrite that
+# avoids them wherever they occur, whatever the decoder's state there (the
+# rewritten byte is never a separator byte). Each deviation has its own test.
+AVOID: dict[str, tuple[re.Pattern[bytes], Callable[[re.Match[bytes]], bytes]]] = {
+    # 88 62 / 88 64 / 88 A3 / 88 A5 -> 89 xx
+    "Big5": (re.compile(rb"\x88(?=[\x62\x64\xa3\xa5])"), lambda m: b"\x89"),
+    # 8F, a JIS X 0212 lead, then a byte that cannot be its trail: the lead
+    # becomes FF, so the jis0212 flag is never set there.
+    "EUC-JP": (re.compile(rb"\x8f[\xa1-\xfe](?=[^\xa1-\xfe])"), lambda m: b"\x8f\xff"),
+    # ESC $ or ESC ( not followed by a valid final byte (or at the end): the
+    # escape becomes ESC , (an escape start failure, which Chromium handles
+    # as the standard does).
+    "ISO-2022-JP": (
+        re.compile(rb"\x1b(?:\$(?![@B])|\((?![BJI]))"),
+        lambda m: b"\x1b,",
+    ),
+}
+
+
+def random_payload(name: str, framing: str, rng: random.Random) -> list[bytes]:
     """SEQUENCES_PER_PAGE seeded random byte sequences for encoding *name*."""
     mix = MIXES.get(name, [(3, pick(HIGH)), (1, pick(ANY))])  # single-byte encodings
     weights = [w for w, _ in mix]
@@ -304,14 +340,16 @@ def random_payload(name: str, rng: random.Random) -> list[bytes]:
     sequences = []
     for _ in range(SEQUENCES_PER_PAGE):
         chosen = rng.choices(tokens, weights, k=rng.randint(1, 3))
-        data = b"".join(token(rng) for token in chosen)
-        if name == "Big5":  # expected difference, tested on its own below
-            for bad in BIG5_DEVIATION_PAIRS:
-                data = data.replace(bad, b"\x88\x66")
-            if data.endswith(b"\x88"):  # nor across sequences
-                data += b"\x66"
-        sequences.append(data)
-    return sequences
+        sequences.append(b"".join(token(rng) for token in chosen))
+    if name not in AVOID:
+        return sequences
+    pattern, rewrite = AVOID[name]
+    stream = pattern.sub(rewrite, join(name, framing, sequences))
+    step = len(separator(name, framing))
+    starts = itertools.accumulate((len(s) + step for s in sequences), initial=0)
+    result = [stream[start : start + len(s)] for start, s in zip(starts, sequences, strict=False)]
+    assert join(name, framing, result) == stream, "a separator was rewritten"
+    return result
 
 
 def html_prefix(name: str) -> bytes:
@@ -381,7 +419,7 @@ def test_random_bytes_match_chromium(
     browser: Browser, server: PageServer, name: str, framing: str
 ) -> None:
     rng = random.Random(f"{SEED}-{name}-{framing}")
-    sequences = random_payload(name, rng)
+    sequences = random_payload(name, framing, rng)
     payload = join(name, framing, sequences)
     encoding = get_encoding(name)
     assert encoding is not None
@@ -430,6 +468,80 @@ def test_deviation_big5_two_code_points(browser: Browser, server: PageServer) ->
         _, dom, td = probe(browser, server, path, page, "text/html; charset=big5", data)
         assert big5.decode(data) == standard
         assert dom != standard and td != standard, f"Chromium now follows the standard: {data!r}"
+
+
+@functools.cache
+def spec_index(name: str) -> list[int | None]:
+    index: list[int | None] = json.loads((SPEC / "indexes.json").read_text("utf-8"))[name]
+    return index
+
+
+def euc_jp_leak_case() -> tuple[bytes, str]:
+    """8F CA 0A CD C3 and the standard's answer.
+
+    https://encoding.spec.whatwg.org/#euc-jp-decoder: 8F -> leading. CA: "If
+    EUC-JP leading is 0x8F and byte is in the range 0xA1 to 0xFE, then set EUC-JP
+    jis0212 to true, set EUC-JP leading to byte". 0A: not both in A1-FE, code
+    point null; "Set EUC-JP jis0212 to false"; "If byte is an ASCII byte, then
+    restore byte"; error -> U+FFFD; LF. CD C3: pointer (CD - A1) x 94 + C3 - A1
+    = 4170 in index jis0208.
+    """
+    return bytes.fromhex("8fca0acdc3"), "\ufffd\n" + chr(spec_index("jis0208")[4170] or 0)
+
+
+ISO_2022_JP_ESCAPE_CASES = {
+    # ESC $ B: leading byte state, output flag true. ESC ( Z: Escape, state
+    # null: "restore << leading, byte >>", output false, state := output state
+    # (leading byte), error -> U+FFFD. 28 5A: pointer (28 - 21) x 94 + 5A - 21
+    # = 715, null in index jis0208 -> error -> U+FFFD. ESC ( B: ASCII, continue
+    # (output was false).
+    "1b24421b285a1b2842": "\ufffd\ufffd",
+    # ESC $ B, then ESC ( and the end: "If byte is end-of-queue, then restore
+    # leading", error -> U+FFFD; 28 -> leading byte, trailing byte state; end of
+    # queue in trailing byte: "Set ... leading byte and return error" -> U+FFFD.
+    "1b24421b28": "\ufffd\ufffd",
+}
+
+
+def test_deviation_euc_jp_jis0212_flag(browser: Browser, server: PageServer) -> None:
+    """Expected difference: the standard clears the jis0212 flag after an error."""
+    assert "euc-jp-jis0212-flag" in CHROMIUM_DEVIATIONS
+    data, standard = euc_jp_leak_case()
+    assert standard == "\ufffd\n\u50ad"
+    euc_jp = get_encoding("EUC-JP")
+    assert euc_jp is not None
+    assert euc_jp.decode(data) == standard
+    pattern, rewrite = AVOID["EUC-JP"]
+    assert pattern.sub(rewrite, data) != data  # random pages never contain it
+    _, dom, td = probe(
+        browser, server, "/euc-jp-leak", b"<plaintext>" + data, "text/html; charset=euc-jp", data
+    )
+    chromium = "\ufffd\n" + chr(spec_index("jis0212")[4170] or 0)  # JIS X 0212 instead
+    assert dom == td == chromium != standard, "Chromium now follows the standard"
+
+
+@pytest.mark.parametrize(
+    ("hex_bytes", "standard"),
+    [pytest.param(*case, id=case[0]) for case in ISO_2022_JP_ESCAPE_CASES.items()],
+)
+def test_deviation_iso_2022_jp_escape_in_jis0208(
+    browser: Browser, server: PageServer, hex_bytes: str, standard: str
+) -> None:
+    """Expected difference: one U+FFFD more than Chromium, as the standard says."""
+    assert "iso-2022-jp-escape-in-jis0208" in CHROMIUM_DEVIATIONS
+    assert spec_index("jis0208")[715] is None
+    data = bytes.fromhex(hex_bytes)
+    encoding = get_encoding("ISO-2022-JP")
+    assert encoding is not None
+    assert encoding.decode(data) == standard
+    pattern, rewrite = AVOID["ISO-2022-JP"]
+    assert pattern.sub(rewrite, data) != data  # random pages never contain it
+    page, path = b"<plaintext>" + data, f"/iso-2022-jp/{hex_bytes}"
+    _, dom, td = probe(browser, server, path, page, "text/html; charset=iso-2022-jp", data)
+    for chromium in (dom, td):
+        assert chromium is not None
+        assert chromium != standard, "Chromium now follows the standard"
+        assert chromium.count(FFFD) == standard.count(FFFD) - 1
 
 
 @pytest.mark.parametrize("name", ["UTF-16LE", "UTF-16BE"])
