@@ -441,10 +441,12 @@ def big5_two_code_point_pointers() -> dict[bytes, str]:
 # Documented Chromium deviations from the standard (tests/data/chromium/README.md):
 # there the standard wins, and these recorded answers are expected to differ.
 # Big5 88 62 / 88 64 / 88 A3 / 88 A5: Chromium yields a lone surrogate half
-# instead of the two code points the standard's table lists. (The other one,
-# UTF-16 dropping a dangling final byte or lone leading surrogate at the end of
-# a *document*, cannot occur here: every recorded item is followed by an ASCII
-# marker; the live test covers it.)
+# instead of the two code points the standard's table lists. The others cannot
+# occur here, as every recorded item is decoded on its own between ASCII
+# markers; test_browser_chromium.py covers them: UTF-16 dropping a dangling
+# final byte or lone leading surrogate at the end of a *document*, and two found
+# by the live test, EUC-JP keeping the jis0212 flag after an error (it affects
+# the *next* pair) and ISO-2022-JP's failed escapes in the jis0208 state.
 CHROMIUM_DEVIATIONS: dict[tuple[str, bytes], str] = {
     ("Big5", data): "the standard's table gives two code points; Chromium a lone surrogate"
     for data in big5_two_code_point_pointers()
