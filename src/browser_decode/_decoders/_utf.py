@@ -4,7 +4,13 @@ CPython's UTF-8 and UTF-16 decoders in ``"replace"`` mode emit one U+FFFD per
 "maximal subpart" of an ill-formed sequence and one per unpaired surrogate or
 dangling final byte, which is what the standard's decoders do ("U+FFFD
 substitution of maximal subparts", https://encoding.spec.whatwg.org/#utf-8-decoder).
-The test-suite checks this against the standard's cases and Chromium.
+tests/test_decoders_conformance.py checks this against reference decoders
+written from the standard's algorithms (exhaustively over boundary bytes and
+code units, and on seeded random strings), the WPT cases and Chromium's
+recorded answers; tests/test_browser_chromium.py against a live Chromium.
+A leading surrogate followed by a dangling byte at the end is one U+FFFD in
+both ("If byte is end-of-queue and either UTF-16 leading byte or UTF-16
+leading surrogate is non-null, ... return error").
 """
 
 from __future__ import annotations
