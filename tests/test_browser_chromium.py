@@ -33,9 +33,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 import pytest
-from _chromium import Browser, PageServer, find_chromium
 
 from browser_decode import decode_html, get_encoding
+
+from ._chromium import Browser, PageServer, find_chromium
 
 pytestmark = pytest.mark.browser
 
