@@ -53,6 +53,8 @@ _STRETCH: Final = 1 << 16
 _MIN_SLOW: Final = 64
 # The C codec decodes chunks of about this size (cut at resynchronisation bytes).
 _CHUNK: Final = 1 << 14
+#: the smallest chunk after errors
+_MIN_CHUNK: Final = 1 << 10
 _REPLACEMENT: Final = "\ufffd"
 
 
@@ -469,19 +471,24 @@ class FastDecoder:
         parts: list[str] = []
         pos = 0
         slow = _MIN_SLOW
+        chunk = _CHUNK
         while pos < n:
             # pos is a boundary for both decoders (0, or just after a resynchronisation
             # byte). The codec takes chunks that end at one too, so that a correction
-            # redoes at most one chunk.
+            # redoes at most one chunk. An error throws the codec's work on the chunk
+            # away (the bytes before it are decoded again), so after one the chunks
+            # shrink, and they grow back while they decode cleanly.
             cut = n
-            if n - pos > 2 * _CHUNK:
-                found = resync.search(data, pos + _CHUNK)
+            if n - pos > 2 * chunk:
+                found = resync.search(data, pos + chunk)
                 cut = found.end() if found else n
             try:
                 text: str | None = decode(view[pos:cut])[0]
             except UnicodeDecodeError as exc:
                 bad = pos + exc.start
+                chunk = max(chunk // 4, _MIN_CHUNK)
             else:
+                chunk = min(chunk * 2, _CHUNK)
                 fixed = fixes.apply(text, data, pos, cut)  # type: ignore[arg-type]
                 if fixed is None:
                     parts.extend(self._corrected(data, view, pos, cut, text))  # type: ignore[arg-type]
