@@ -15,7 +15,10 @@ label; an empty or unknown label is ignored (the search goes on in the body).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from types import MappingProxyType
 from typing import Final
 
 from ._get_an_encoding import get_encoding
@@ -43,7 +46,7 @@ class MimeType:
 
     type: str
     subtype: str
-    parameters: dict[str, str] = field(default_factory=dict)
+    parameters: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def essence(self) -> str:
@@ -100,7 +103,7 @@ def parse_mime_type(text: str) -> MimeType | None:
     subtype = text[position:end].rstrip(_HTTP_WS)
     if not _TOKEN.fullmatch(subtype):
         return None
-    mime = MimeType(ascii_lowercase(type_), ascii_lowercase(subtype))
+    parameters: dict[str, str] = {}
     position = end
     # "11. While position is not past the end of input:"
     while position < len(text):
@@ -153,10 +156,10 @@ def parse_mime_type(text: str) -> MimeType | None:
         if (
             _TOKEN.fullmatch(name)
             and _QUOTED_STRING_TOKEN.fullmatch(value)
-            and name not in mime.parameters
+            and name not in parameters
         ):
-            mime.parameters[name] = value
-    return mime
+            parameters[name] = value
+    return MimeType(ascii_lowercase(type_), ascii_lowercase(subtype), MappingProxyType(parameters))
 
 
 def _split_header_values(value: str) -> list[str]:
@@ -188,8 +191,13 @@ def _split_header_values(value: str) -> list[str]:
         return values
 
 
+@lru_cache(maxsize=512)
 def extract_mime_type(content_type: str) -> MimeType | None:
-    """Fetch's "extract a MIME type" from one (possibly combined) header value."""
+    """Fetch's "extract a MIME type" from one (possibly combined) header value.
+
+    Cached: crawls repeat a few Content-Type values endlessly, and the result is
+    immutable.
+    """
     charset: str | None = None
     essence: str | None = None
     mime: MimeType | None = None
@@ -209,7 +217,9 @@ def extract_mime_type(content_type: str) -> MimeType | None:
         elif "charset" not in mime.parameters and charset is not None:
             # "5. Otherwise, if mimeType's parameters["charset"] does not exist,
             # and charset is non-null, set mimeType's parameters["charset"] to charset."
-            mime.parameters["charset"] = charset
+            mime = replace(
+                mime, parameters=MappingProxyType({**mime.parameters, "charset": charset})
+            )
     return mime
 
 
