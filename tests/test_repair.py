@@ -21,7 +21,7 @@ from browser_decode import (
     get_encoding,
     repair,
 )
-from browser_decode._repair import apply_plan
+from browser_decode._repair import TRUSTED_SCORE, apply_plan
 
 RUSSIAN = (
     "Съешь же ещё этих мягких французских булок, да выпей чаю. "
@@ -290,3 +290,33 @@ def test_never_raises_and_unchanged_means_identical(text: str) -> None:
     assert result.changed == (result.text != text)
     if not result.changed:
         assert result.text is text and result.plan == ()
+
+
+TURKISH = (
+    "Türkiye'nin başkenti Ankara'dır. İstanbul ise en kalabalık şehirdir; boğazı, camileri "
+    "ve çarşılarıyla ünlüdür. Ağaçların gölgesinde çay içmek, dostlarla sohbet etmek "
+    "güzeldir. Öğrenciler okula gidiyor, işçiler işe koşuyor. Kışın dağlara kar yağar, "
+    "yazın sahillerde güneş yakıcıdır. Şehrin eski mahallelerinde dar sokaklar, ahşap "
+    "evler ve küçük dükkânlar vardır. Akşamları balıkçılar ağlarını toplar, martılar "
+    "kıyıda uçuşur. Pazar günleri aileler kahvaltıya çıkar, çocuklar parkta oynar. "
+    "Üniversitede öğretim üyeleri araştırmalarını sürdürür, kütüphaneler geç saate kadar "
+    "açık kalır. Müzelerde Osmanlı döneminden kalma eşyalar sergilenir."
+)
+
+
+def test_confident_detection_is_trusted() -> None:
+    """Turkish windows-1254 read as ISO-8859-1 looks like Icelandic letters, not symbols:
+    no mark of a wrong decode, so a confident detector decides."""
+    garbled = TURKISH.encode("cp1254").decode("latin-1")
+    result = repair(garbled)
+    assert result.provenance is not None and result.provenance.score is not None
+    assert result.provenance.score >= TRUSTED_SCORE
+    assert result.changed and result.text == TURKISH
+
+
+def test_ascii_utf16_read_byte_by_byte() -> None:
+    """U+0000 between the letters: BOM-less UTF-16 read as ISO-8859-1."""
+    page = "<p>Hello, world</p>"
+    result = repair(page.encode("utf-16-le").decode("latin-1"))
+    assert result.changed and result.text == page
+    assert result.provenance is not None and result.provenance.encoding == "UTF-16LE"

@@ -12,8 +12,11 @@ result is *verified* before it replaces the text:
 2. the decision rests on evidence: a BOM, a declaration (header, ``<meta>``,
    XML declaration), bytes that are valid UTF-8 (random Latin-1 text almost
    never is), the type's default; or, for statistical detection, one of: the
-   input bears a mark only a wrong decode leaves (C1 controls; a Latin-1
-   symbol between two letters; ISO-2022-JP escapes), or the new reading is
+   detector is confident (``score`` at least :data:`TRUSTED_SCORE`, i.e. the
+   runner-up is far behind: a text that really is Latin-1 makes it choose
+   windows-1252 and read the same text), the input bears a mark only a wrong
+   decode leaves (C1 controls, U+0000; a Latin-1 symbol between two letters;
+   ISO-2022-JP escapes), or the new reading is
    clearly less garbled than the input (charset-normalizer's "mess" ratio
    drops by at least :data:`MESS_MARGIN`). When the caller gave a
    *default_encoding*, an unverified detection yields to it instead, if the
@@ -38,10 +41,20 @@ from ._get_an_encoding import ENCODINGS, get_encoding
 from ._hint import EncodingHint
 from ._result import Confidence, DecodeResult, Provenance, Source
 
-__all__ = ["MESS_MARGIN", "RepairResult", "RepairStatus", "RepairStep", "apply_plan", "repair"]
+__all__ = [
+    "MESS_MARGIN",
+    "TRUSTED_SCORE",
+    "RepairResult",
+    "RepairStatus",
+    "RepairStep",
+    "apply_plan",
+    "repair",
+]
 
-#: A detection-based repair must lower the mess ratio by at least this much.
+#: A detection-based repair must lower the mess ratio by at least this much ...
 MESS_MARGIN: Final = 0.1
+#: ... unless the detector's score is at least this (a margin of about 3 nats).
+TRUSTED_SCORE: Final = 0.95
 
 
 class RepairStatus(str, enum.Enum):
@@ -155,12 +168,13 @@ def apply_plan(text: str, plan: tuple[RepairStep, ...] | list[RepairStep]) -> st
 
 
 # C1 controls (U+0080-U+009F) never occur in real text: an ISO-8859-1 decode
-# of bytes 0x80-0x9F made them. A non-letter from U+00A1-U+00BF or U+00D7/U+00F7
+# of bytes 0x80-0x9F made them; nor does U+0000 (UTF-16 read byte by byte).
+# A non-letter from U+00A1-U+00BF or U+00D7/U+00F7
 # between two letters ("Pøíli¹ ¾lu»ouèký") is a Central European letter that a
 # Latin-1 reading turned into a symbol. ISO-2022-JP escape sequences (ESC $ B,
 # ESC ( B, ...) in text are 7-bit Japanese read as ASCII.
 _WRONG_DECODE: Final = re.compile(
-    "[\x80-\x9f]"
+    "[\x00\x80-\x9f]"
     "|(?<=[^\\W\\d_])[\xa1-\xa9\xab-\xb4\xb6-\xb9\xbb-\xbf\xd7\xf7](?=[^\\W\\d_])"
     "|\x1b(?:\\$[@B]|\\([BIJ])"
 )
@@ -235,7 +249,8 @@ def repair(
             f"repair() takes the wrongly decoded text (str), not {type(text).__name__}; "
             "for raw bytes use decode_body()"
         )
-    if text.isascii() and "\x1b" not in text:  # ISO-2022-JP is 7-bit
+    # ISO-2022-JP is 7-bit; NULs are UTF-16 read byte by byte.
+    if text.isascii() and "\x1b" not in text and "\x00" not in text:
         return _unchanged(text, RepairStatus.UNNEEDED, "ASCII text reads the same in any decode")
     recovered = _recover(text)
     if recovered is None:
@@ -266,7 +281,11 @@ def repair(
             wrong_name,
             provenance,
         )
-    if provenance.source not in _DECLARED and not _wrong_decode_signature(text):
+    if (
+        provenance.source not in _DECLARED
+        and not _wrong_decode_signature(text)
+        and (provenance.score is None or provenance.score < TRUSTED_SCORE)
+    ):
         hinted = _decode_as_hinted(data, text, default_encoding, provenance)
         if hinted is not None:
             result = hinted
