@@ -126,6 +126,59 @@ def replacement_then(byte: int) -> str:
     return _REPLACEMENT + chr(byte) if byte < 0x80 else _REPLACEMENT
 
 
+PointerLookup = Callable[[int, int], "str | None"]
+
+
+def leading_byte_handler(code_points: PointerLookup) -> Handler:
+    """The shared shape of the Big5 and EUC-KR decoders, whose steps differ only in the
+    pointer and the index (*code_points*: leading byte, byte -> output or ``None``).
+
+    "1. If byte is end-of-queue and [leading] is not 0x00, then set [leading] to 0x00 and
+    return error. 2. If byte is end-of-queue and [leading] is 0x00, then return finished.
+    3. If [leading] is not 0x00: let leading be [leading]; set [leading] to 0x00; [...]
+    if codePoint is non-null, then return [it]; if byte is an ASCII byte, restore byte to
+    ioQueue; return error. 4. If byte is an ASCII byte, then return a code point whose
+    value is byte. 5. If byte is in the range 0x81 to 0xFE, inclusive, then set [leading]
+    to byte and return continue. 6. Return error."
+    -- https://encoding.spec.whatwg.org/#big5-decoder, #euc-kr-decoder
+    """
+    leading = 0
+
+    def handler(queue: IOQueue, byte: int | None) -> str | int:
+        nonlocal leading
+        if byte is None:
+            if leading:
+                leading = 0
+                return ERROR
+            return FINISHED
+        if leading:
+            lead, leading = leading, 0
+            found = code_points(lead, byte)
+            if found is not None:
+                return found
+            if byte < 0x80:
+                queue.restore(byte)
+            return ERROR
+        if byte < 0x80:
+            return chr(byte)
+        if 0x81 <= byte <= 0xFE:
+            leading = byte
+            return CONTINUE
+        return ERROR
+
+    return handler
+
+
+def leading_byte_table(code_points: PointerLookup) -> Iterator[tuple[bytes, str]]:
+    """The tokens of a :func:`leading_byte_handler` decoder: each leading byte alone (at
+    the end of input) and with every next byte."""
+    for lead in range(0x81, 0xFF):
+        yield bytes([lead]), _REPLACEMENT
+        for byte in range(256):
+            found = code_points(lead, byte)
+            yield bytes([lead, byte]), replacement_then(byte) if found is None else found
+
+
 def _no_compute(token: bytes) -> str:
     raise AssertionError(f"token {token!r} missing from the table")
 
