@@ -7,7 +7,6 @@ it on first use.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Final
 
@@ -15,10 +14,9 @@ from .._indexes import BIG5, NO_CODE_POINT
 from ._multibyte import (
     FastDecoder,
     Fixes,
-    TokenDecoder,
     codec_differences,
     leading_byte_handler,
-    leading_byte_table,
+    leading_byte_tokens,
     run_handler,
 )
 
@@ -55,13 +53,7 @@ def reference_decode(data: bytes) -> str:
 
 
 # Every leading byte takes the next byte with it; bytes below 0x40 are never a trailing byte.
-TOKENS: Final = TokenDecoder(
-    multi=re.compile(rb"([\x81-\xfe][\x00-\xff]?)"),
-    singles="".join(chr(b) if b < 0x80 else "\ufffd" for b in range(256)),
-    separator=0x81,
-    build=lambda: leading_byte_table(_pointer_code_points),
-    resync=re.compile(rb"[\x00-\x3f]"),
-)
+TOKENS: Final = leading_byte_tokens(_pointer_code_points, rb"[\x00-\x3f]")
 
 
 def _fixes() -> Fixes:

@@ -6,7 +6,6 @@ is Windows code page 949); differences are found by :func:`~._multibyte.codec_di
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Final
 
@@ -14,10 +13,9 @@ from .._indexes import EUC_KR, NO_CODE_POINT
 from ._multibyte import (
     FastDecoder,
     Fixes,
-    TokenDecoder,
     codec_differences,
     leading_byte_handler,
-    leading_byte_table,
+    leading_byte_tokens,
     run_handler,
 )
 
@@ -41,13 +39,7 @@ def reference_decode(data: bytes) -> str:
 
 
 # Every leading byte takes the next byte with it; bytes below 0x41 are never a trailing byte.
-TOKENS: Final = TokenDecoder(
-    multi=re.compile(rb"([\x81-\xfe][\x00-\xff]?)"),
-    singles="".join(chr(b) if b < 0x80 else "\ufffd" for b in range(256)),
-    separator=0x81,
-    build=lambda: leading_byte_table(_pointer_code_point),
-    resync=re.compile(rb"[\x00-\x40]"),
-)
+TOKENS: Final = leading_byte_tokens(_pointer_code_point, rb"[\x00-\x40]")
 
 
 def _fixes() -> Fixes:

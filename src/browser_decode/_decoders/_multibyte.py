@@ -323,6 +323,19 @@ class TokenDecoder:
         return "".join(self.iter_stretch(data, 0, len(data)))
 
 
+def leading_byte_tokens(code_points: PointerLookup, resync: bytes) -> TokenDecoder:
+    """The exact token decoder of a :func:`leading_byte_handler` decoder: every leading
+    byte takes the next byte with it; *resync* matches the bytes that are never a
+    trailing byte."""
+    return TokenDecoder(
+        multi=re.compile(rb"([\x81-\xfe][\x00-\xff]?)"),
+        singles="".join(chr(b) if b < 0x80 else _REPLACEMENT for b in range(256)),
+        separator=0x81,
+        build=lambda: leading_byte_table(code_points),
+        resync=re.compile(resync),
+    )
+
+
 # -- 3. the fast path ---------------------------------------------------------------------------
 
 
