@@ -14,9 +14,10 @@ result is *verified* before it replaces the text:
    never is), the type's default; or, for statistical detection, one of: the
    detector is confident (``score`` at least :data:`TRUSTED_SCORE`, i.e. the
    runner-up is far behind: a text that really is Latin-1 makes it choose
-   windows-1252 and read the same text), the input bears a mark only a wrong
-   decode leaves (C1 controls, U+0000; a Latin-1 symbol between two letters;
-   ISO-2022-JP escapes), or the new reading is
+   windows-1252 and read the same text) or its two best readings give the same
+   text and neither is windows-1252, the input bears a mark only a wrong
+   decode leaves (C1 controls; U+0000 as a quarter of the text; a Latin-1
+   symbol between two letters; ISO-2022-JP escapes), or the new reading is
    clearly less garbled than the input (charset-normalizer's "mess" ratio
    drops by at least :data:`MESS_MARGIN`). When the caller gave a
    *default_encoding*, an unverified detection yields to it instead, if the
@@ -55,6 +56,8 @@ __all__ = [
 MESS_MARGIN: Final = 0.1
 #: ... unless the detector's score is at least this (a margin of about 3 nats).
 TRUSTED_SCORE: Final = 0.95
+# Non-ASCII characters needed before two agreeing readings count as evidence.
+_MIN_EVIDENCE: Final = 16
 
 
 class RepairStatus(str, enum.Enum):
@@ -168,21 +171,28 @@ def apply_plan(text: str, plan: tuple[RepairStep, ...] | list[RepairStep]) -> st
 
 
 # C1 controls (U+0080-U+009F) never occur in real text: an ISO-8859-1 decode
-# of bytes 0x80-0x9F made them; nor does U+0000 (UTF-16 read byte by byte).
+# of bytes 0x80-0x9F made them.
 # A non-letter from U+00A1-U+00BF or U+00D7/U+00F7
 # between two letters ("Pøíli¹ ¾lu»ouèký") is a Central European letter that a
 # Latin-1 reading turned into a symbol. ISO-2022-JP escape sequences (ESC $ B,
 # ESC ( B, ...) in text are 7-bit Japanese read as ASCII.
 _WRONG_DECODE: Final = re.compile(
-    "[\x00\x80-\x9f]"
+    "[\x80-\x9f]"
     "|(?<=[^\\W\\d_])[\xa1-\xa9\xab-\xb4\xb6-\xb9\xbb-\xbf\xd7\xf7](?=[^\\W\\d_])"
     "|\x1b(?:\\$[@B]|\\([BIJ])"
 )
 
 
+def _utf16_read_bytewise(text: str) -> bool:
+    """Whether U+0000 makes up a quarter of *text* (at least 8 characters): UTF-16
+    read one byte at a time (every ASCII character brings a NUL). A stray NUL in
+    real text does not count."""
+    return len(text) >= 8 and text.count("\x00") * 4 >= len(text)
+
+
 def _wrong_decode_signature(text: str) -> bool:
     """Whether *text* shows a mark that only a wrong decode leaves (see above)."""
-    return _WRONG_DECODE.search(text) is not None
+    return _WRONG_DECODE.search(text) is not None or _utf16_read_bytewise(text)
 
 
 def _mess(text: str) -> float:
@@ -209,6 +219,29 @@ def _decode_as_hinted(
     if result.provenance.replacements or result.text == text:
         return None
     return result
+
+
+def _detection_trusted(text: str, data: bytes, provenance: Provenance) -> bool:
+    """Whether detection on the recovered *data* is evidence enough by itself.
+
+    It is when the detector is confident, or when its two best readings agree
+    (e.g. windows-1250 and ISO-8859-2, which give the same Hungarian text and so
+    tie), neither is windows-1252, which reads like the ISO-8859-1 decode,
+    *text* has enough non-ASCII characters to go by, and their reading is no
+    more garbled than *text*.
+    """
+    if provenance.score is not None and provenance.score >= TRUSTED_SCORE:
+        return True
+    if len(text) - len(text.encode("ascii", "ignore")) < _MIN_EVIDENCE:
+        return False  # a few non-ASCII characters prove nothing
+    runner_up = None if provenance.runner_up is None else get_encoding(provenance.runner_up)
+    if runner_up is None or "windows-1252" in (provenance.encoding, runner_up.name):
+        return False
+    chosen = ENCODINGS[provenance.encoding].decode(data)
+    if chosen != runner_up.decode(data):
+        return False
+    # ... and the agreed reading is no more garbled than the text as it stands.
+    return _mess(chosen) <= _mess(text)
 
 
 def _unchanged(
@@ -249,8 +282,8 @@ def repair(
             f"repair() takes the wrongly decoded text (str), not {type(text).__name__}; "
             "for raw bytes use decode_body()"
         )
-    # ISO-2022-JP is 7-bit; NULs are UTF-16 read byte by byte.
-    if text.isascii() and "\x1b" not in text and "\x00" not in text:
+    # ISO-2022-JP is 7-bit; many NULs are UTF-16 read byte by byte.
+    if text.isascii() and "\x1b" not in text and not _utf16_read_bytewise(text):
         return _unchanged(text, RepairStatus.UNNEEDED, "ASCII text reads the same in any decode")
     recovered = _recover(text)
     if recovered is None:
@@ -284,7 +317,7 @@ def repair(
     if (
         provenance.source not in _DECLARED
         and not _wrong_decode_signature(text)
-        and (provenance.score is None or provenance.score < TRUSTED_SCORE)
+        and not _detection_trusted(text, data, provenance)
     ):
         hinted = _decode_as_hinted(data, text, default_encoding, provenance)
         if hinted is not None:
