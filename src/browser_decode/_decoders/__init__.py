@@ -7,7 +7,8 @@ sniff, which :mod:`browser_decode._bom_sniff` does). Python's C codecs do the
 bulk work where they provably agree with the standard; generated tables and
 spec-following Python code handle everything else.
 
-One module per decoder family, as in the standard's sections.
+One module per decoder family, as in the standard's sections; the multi-byte ones share
+:mod:`._multibyte` (exact token decoders, and the C-codec fast path with its corrections).
 """
 
 from __future__ import annotations
@@ -15,14 +16,28 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from . import _cjk, _single_byte, _utf
+from . import (
+    _big5,
+    _euc_jp,
+    _euc_kr,
+    _gb18030,
+    _iso_2022_jp,
+    _shift_jis,
+    _single_byte,
+    _utf,
+)
 
 Decoder = Callable[[bytes], str]
 
 _FAMILIES: Final[tuple[dict[str, Decoder], ...]] = (
     _utf.DECODERS,
     _single_byte.DECODERS,
-    _cjk.DECODERS,
+    _gb18030.DECODERS,
+    _big5.DECODERS,
+    _euc_jp.DECODERS,
+    _iso_2022_jp.DECODERS,
+    _shift_jis.DECODERS,
+    _euc_kr.DECODERS,
 )
 DECODERS: Final[dict[str, Decoder]] = {k: v for family in _FAMILIES for k, v in family.items()}
 

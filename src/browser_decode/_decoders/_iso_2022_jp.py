@@ -1,0 +1,301 @@
+"""ISO-2022-JP decoder (Encoding Standard 12.2, https://encoding.spec.whatwg.org/#iso-2022-jp-decoder).
+
+The decoder is stateful, but its state changes only at ESC (0x1B). Splitting the input at
+escape sequences gives runs of bytes decoded in one state each:
+
+* ASCII, Roman and katakana runs map byte for byte (``codecs.charmap_decode``);
+* leading-byte runs are JIS X 0208 pairs. Adding 0x80 to every byte 0x21-0x7E and mapping
+  every other byte to 0x80 turns them into EUC-JP with the same behaviour: a pair of bytes
+  0xA1-0xFE is the same jis0208 pointer ("(ISO-2022-JP leading - 0x21) x 94 + byte - 0x21"
+  = "(leading - 0xA1) x 94 + byte - 0xA1"), a pair with a byte outside 0x21-0x7E is one
+  error (EUC-JP: a leading byte then a non-ASCII byte), a lone such byte is one error
+  (0x80 is not an EUC-JP leading byte) and so is a leading byte left at the end of a run
+  (EUC-JP: a leading byte before the ``\\n`` that separates the runs, which is restored).
+
+All runs of one state are decoded in one call (joined by a separator byte that never occurs
+inside a run), so the work per escape sequence is a few C-level list operations. What the
+escape sequences themselves output (nothing, or U+FFFD for an invalid one and for a valid
+one right after another, the "ISO-2022-JP output" flag) is computed separately.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from collections.abc import Callable
+from itertools import accumulate, compress, repeat
+from operator import eq, itemgetter
+from typing import Final
+
+from .._indexes import JIS0208, NO_CODE_POINT
+from ._euc_jp import FAST as _EUC_JP
+from ._multibyte import CONTINUE, ERROR, FINISHED, Handler, IOQueue, run_handler
+
+ASCII: Final = "ASCII"
+ROMAN: Final = "Roman"
+KATAKANA: Final = "katakana"
+LEADING: Final = "leading byte"
+_TRAILING: Final = "trailing byte"
+_ESCAPE_START: Final = "escape start"
+_ESCAPE: Final = "escape"
+
+
+def _escape_state(leading: int, byte: int | None) -> str | None:
+    # "3. If leading is 0x28 and byte is 0x42, then set state to ASCII.
+    # 4. If leading is 0x28 and byte is 0x4A, then set state to Roman.
+    # 5. If leading is 0x28 and byte is 0x49, then set state to katakana.
+    # 6. If leading is 0x24 and byte is either 0x40 or 0x42, then set state to leading byte."
+    return {
+        (0x28, 0x42): ASCII,
+        (0x28, 0x4A): ROMAN,
+        (0x28, 0x49): KATAKANA,
+        (0x24, 0x40): LEADING,
+        (0x24, 0x42): LEADING,
+    }.get((leading, -1 if byte is None else byte))
+
+
+def _jis0208(leading: int, byte: int) -> str | None:
+    # "2. Let pointer be (ISO-2022-JP leading - 0x21) x 94 + byte - 0x21.
+    # 3. Let codePoint be the index code point for pointer in index jis0208."
+    pointer = (leading - 0x21) * 94 + byte - 0x21
+    if pointer < len(JIS0208) and JIS0208[pointer] != NO_CODE_POINT:
+        return JIS0208[pointer]
+    return None
+
+
+def _handler() -> Handler:
+    state = output_state = ASCII
+    leading = 0
+    output = False
+
+    def handler(queue: IOQueue, byte: int | None) -> str | int:
+        nonlocal state, output_state, leading, output
+        if state in (ASCII, ROMAN, KATAKANA, LEADING):
+            # "0x1B: Set ISO-2022-JP decoder state to escape start and return continue."
+            if byte == 0x1B:
+                state = _ESCAPE_START
+                return CONTINUE
+            # "end-of-queue: Return finished."
+            if byte is None:
+                return FINISHED
+            # "Set ISO-2022-JP output to false" (every other byte, in all four states)
+            output = False
+            if state == ASCII and byte <= 0x7F and byte not in (0x0E, 0x0F):
+                return chr(byte)
+            if state == ROMAN and byte <= 0x7F and byte not in (0x0E, 0x0F):
+                # "0x5C: ... return code point U+00A5 (¥). 0x7E: ... return code point
+                # U+203E (‾)."
+                return {0x5C: "\u00a5", 0x7E: "\u203e"}.get(byte, chr(byte))
+            if state == KATAKANA and 0x21 <= byte <= 0x5F:
+                # "return a code point whose value is 0xFF61 - 0x21 + byte."
+                return chr(0xFF61 - 0x21 + byte)
+            if state == LEADING and 0x21 <= byte <= 0x7E:
+                # "Set ISO-2022-JP output to false, ISO-2022-JP leading to byte, ISO-2022-JP
+                # decoder state to trailing byte, and return continue."
+                leading = byte
+                state = _TRAILING
+                return CONTINUE
+            # "Otherwise: Set ISO-2022-JP output to false and return error."
+            return ERROR
+        if state == _TRAILING:
+            # "0x1B: Set ISO-2022-JP decoder state to escape start and return error."
+            if byte == 0x1B:
+                state = _ESCAPE_START
+                return ERROR
+            # "0x21 to 0x7E: 1. Set the ISO-2022-JP decoder state to leading byte. ...
+            # 4. If codePoint is null, then return error. 5. Return a code point whose
+            # value is codePoint."
+            state = LEADING
+            if byte is not None and 0x21 <= byte <= 0x7E:
+                code_point = _jis0208(leading, byte)
+                return ERROR if code_point is None else code_point
+            # "end-of-queue" and "Otherwise: Set ISO-2022-JP decoder state to leading byte
+            # and return error."
+            return ERROR
+        if state == _ESCAPE_START:
+            # "1. If byte is either 0x24 or 0x28, then set ISO-2022-JP leading to byte,
+            # ISO-2022-JP decoder state to escape, and return continue."
+            if byte in (0x24, 0x28):
+                assert byte is not None
+                leading = byte
+                state = _ESCAPE
+                return CONTINUE
+            # "2. If byte is not end-of-queue, then restore byte to ioQueue.
+            # 3. Set ISO-2022-JP output to false, ISO-2022-JP decoder state to ISO-2022-JP
+            # decoder output state, and return error."
+            if byte is not None:
+                queue.restore(byte)
+            output = False
+            state = output_state
+            return ERROR
+        # Escape. "1. Let leading be ISO-2022-JP leading and set ISO-2022-JP leading to 0x00."
+        lead, leading = leading, 0
+        new_state = _escape_state(lead, byte)
+        # "7. If state is non-null: 1. Set ISO-2022-JP decoder state and ISO-2022-JP decoder
+        # output state to state. 2. Let output be the value of ISO-2022-JP output. 3. Set
+        # ISO-2022-JP output to true. 4. Return continue, if output is false, and error
+        # otherwise."
+        if new_state is not None:
+            state = output_state = new_state
+            was, output = output, True
+            return ERROR if was else CONTINUE
+        # "8. If byte is end-of-queue, then restore leading to ioQueue; otherwise, restore
+        # « leading, byte » to ioQueue.
+        # 9. Set ISO-2022-JP output to false, ISO-2022-JP decoder state to ISO-2022-JP
+        # decoder output state and return error."
+        if byte is None:
+            queue.restore(lead)
+        else:
+            queue.restore(lead, byte)
+        output = False
+        state = output_state
+        return ERROR
+
+    return handler
+
+
+def reference_decode(data: bytes) -> str:
+    """The standard's ISO-2022-JP decoder, step by step (slow; for tests)."""
+    return run_handler(_handler(), data)
+
+
+# -- the fast decoder ---------------------------------------------------------------------------
+
+# A valid escape sequence, or a lone ESC: "escape start" or "escape" failed, ESC is an error
+# and the bytes after it are restored, so they start the next run.
+_SPLIT: Final = re.compile(rb"(\x1b(?:\(B|\(J|\(I|\$@|\$B)?)")
+_LONE_ESC: Final = b"\x1b"
+_ESCAPES: Final[dict[bytes, str]] = {
+    b"\x1b(B": ASCII,
+    b"\x1b(J": ROMAN,
+    b"\x1b(I": KATAKANA,
+    b"\x1b$@": LEADING,
+    b"\x1b$B": LEADING,
+}
+_SENTINEL: Final = "\uffff"  # output for the separator byte ESC; no state outputs it
+
+
+def _charmap(state: str) -> str:
+    chars = []
+    for byte in range(256):
+        if byte == 0x1B:
+            chars.append(_SENTINEL)
+        elif state == KATAKANA:
+            chars.append(chr(0xFF61 - 0x21 + byte) if 0x21 <= byte <= 0x5F else "\ufffd")
+        elif byte > 0x7F or byte in (0x0E, 0x0F):
+            chars.append("\ufffd")
+        elif state == ROMAN and byte in (0x5C, 0x7E):
+            chars.append("\u00a5" if byte == 0x5C else "\u203e")
+        else:
+            chars.append(chr(byte))
+    return "".join(chars)
+
+
+_CHARMAPS: Final = {state: _charmap(state) for state in (ASCII, ROMAN, KATAKANA)}
+# Leading-byte runs as EUC-JP: 0x21-0x7E -> 0xA1-0xFE, the separator ESC -> "\n", else 0x80.
+_TO_EUC_JP: Final = bytes(
+    b + 0x80 if 0x21 <= b <= 0x7E else 0x0A if b == 0x1B else 0x80 for b in range(256)
+)
+
+
+def _decode_runs(state: str, runs: list[bytes]) -> list[str]:
+    joined = _LONE_ESC.join(runs)
+    if state == LEADING:
+        pieces = _EUC_JP(joined.translate(_TO_EUC_JP)).split("\n")
+    else:
+        pieces = codecs.charmap_decode(joined, "strict", _CHARMAPS[state])[0].split(_SENTINEL)
+    assert len(pieces) == len(runs)
+    return pieces
+
+
+def _carry(state: str, escape_state: str | None) -> str:
+    return state if escape_state is None else escape_state
+
+
+def _escape_outputs(runs: list[bytes], escapes: list[bytes], output: bool) -> list[str]:
+    """U+FFFD for each lone ESC, and for each valid escape sequence that directly follows
+    another one (ISO-2022-JP output is true only between the two; *output* is its value
+    before runs[0])."""
+    outputs = []
+    for run, escape in zip(runs[:-1], escapes, strict=True):
+        if run:
+            output = False
+        if escape == _LONE_ESC:
+            outputs.append("\ufffd")
+            output = False
+        else:
+            outputs.append("\ufffd" if output else "")
+            output = True
+    return outputs
+
+
+_CODE: Final = itemgetter(slice(0, 2))
+_AFTER_CODE: Final = itemgetter(slice(2, None))
+_CODES: Final[dict[bytes, str]] = {escape[1:]: state for escape, state in _ESCAPES.items()}
+
+
+# Inputs are decoded in parts of at least this many bytes, cut just before an ESC, so that
+# the lists made per escape sequence stay small whatever the input.
+_PART: Final = 1 << 16
+
+
+def decode(data: bytes) -> str:
+    """The ISO-2022-JP decoder (exact; see module doc)."""
+    state, output = ASCII, False
+    texts = []
+    start, n = 0, len(data)
+    while start < n:
+        cut = data.find(_LONE_ESC, start + _PART) if n - start > 2 * _PART else -1
+        cut = n if cut < 0 else cut
+        text, state, output = _decode_part(data[start:cut], state, output)
+        texts.append(text)
+        start = cut
+    return "".join(texts)
+
+
+def _decode_part(data: bytes, state: str, output: bool) -> tuple[str, str, bool]:
+    """Decode *data*, which ends at the end of input or just before an ESC, in *state* and
+    with ISO-2022-JP output *output*; return the text and the state and output after it (a
+    leading byte left at the end meets ESC or end-of-queue: an error either way)."""
+    pieces = data.split(_LONE_ESC)
+    if len(pieces) == 1:
+        text = _decode_runs(state, [data])[0]
+        return text, state, output and not data
+    # Usually every ESC starts a valid escape sequence: then bytes.split finds them all.
+    codes = list(map(_CODE, pieces[1:]))
+    escapes: list[bytes] | None
+    if set(codes) <= _CODES.keys():
+        runs = [pieces[0], *map(_AFTER_CODE, pieces[1:])]
+        states = [state, *map(_CODES.__getitem__, codes)]
+        escapes = None
+    else:
+        parts = _SPLIT.split(data)
+        runs = parts[0::2]
+        escapes = parts[1::2]
+        # The state of runs[i] is set by the last valid escape sequence before it.
+        states = list(accumulate(map(_ESCAPES.get, escapes), _carry, initial=state))
+    texts: list[str] = [""] * len(runs)
+    even, odd = set(states[0::2]), set(states[1::2])
+    if len(even) == len(odd) == 1:
+        # Alternating states, as encoders write them (ASCII, JIS X 0208, ASCII, ...).
+        texts[0::2] = _decode_runs(even.pop(), runs[0::2])
+        texts[1::2] = _decode_runs(odd.pop(), runs[1::2])
+    else:
+        outputs = {}
+        for each in set(states):
+            group = list(compress(runs, map(eq, states, repeat(each))))
+            outputs[each] = iter(_decode_runs(each, group))
+        texts = list(map(next, map(outputs.__getitem__, states)))
+    # After the part, ISO-2022-JP output is true only if it ends with a valid escape sequence.
+    end_output = not runs[-1] and (escapes is None or escapes[-1] != _LONE_ESC)
+    if escapes is None:
+        if b"" not in runs[1:-1] and (runs[0] or not output):
+            return "".join(texts), states[-1], end_output
+        escapes = [_LONE_ESC + code for code in codes]
+    merged: list[str] = [""] * (2 * len(runs) - 1)
+    merged[0::2] = texts
+    merged[1::2] = _escape_outputs(runs, escapes, output)
+    return "".join(merged), states[-1], end_output
+
+
+DECODERS: Final[dict[str, Callable[[bytes], str]]] = {"ISO-2022-JP": decode}

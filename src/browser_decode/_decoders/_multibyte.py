@@ -1,0 +1,513 @@
+"""Shared machinery of the multi-byte decoders: exact token decoding and the C-codec fast path.
+
+Three layers, each checked against the one before it by the test-suite:
+
+1. **Reference decoders** (``reference_decode`` in each family module): the standard's
+   handler, transcribed step by step and run by :func:`run_handler`, which implements the
+   I/O queue with *restore* ("prepend to the queue") and end-of-queue. Slow, obviously right.
+
+2. **Token decoders** (:class:`TokenDecoder`): every multi-byte decoder of the standard
+   other than ISO-2022-JP is, between two outputs, back in its initial state, and how many
+   bytes it consumes before that depends only on the next few bytes. So its whole behaviour
+   is a regular tokenizer (a ``re`` pattern with at most four bytes of reach) plus a table
+   token -> output, where an error that *restores* an ASCII byte is the two-byte token
+   whose output is U+FFFD followed by that ASCII byte (decoded again, it is itself).
+   ``re.split``, ``codecs.charmap_decode`` for the runs of one-byte tokens, list lookups
+   and ``"".join`` run this in C at several MB/s even on random bytes. Tables are built
+   from the generated indexes on first use.
+
+3. **Fast path** (:class:`FastDecoder`): Python's nearest C codec decodes chunks in
+   ``"strict"`` mode. Where it raises, it has stopped at one of its character boundaries,
+   which is also one of the standard's (every sequence the codec accepts is a whole
+   number of the standard's tokens; the test-suite checks each one): the token decoder
+   decodes the token there and the codec resumes after it. When errors are dense, the
+   token decoder runs on, in growing stretches, to a *resynchronisation byte*: a byte that
+   is never the second, third or fourth byte of a sequence, so that both decoders are at a
+   boundary after it (chunks are cut at such bytes too).
+   Where the codec succeeds but disagrees with the standard (a valid sequence mapped to a
+   different character, or accepted where the standard reports an error), the
+   disagreement is found on first use by decoding *every* one-, two- (and for EUC-JP
+   three-) byte sequence with the codec and with the token decoder
+   (:func:`codec_differences`): each character the codec produces only from sequences that
+   the standard decodes to one other output, context-free, is fixed by ``str.replace``;
+   for a character the codec also produces from sequences the standard agrees on, the
+   differing sequences are looked for in the chunk's bytes, and if one is there the token
+   decoder decodes that chunk instead.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from itertools import repeat
+from typing import Final, Literal, TypeAlias
+
+# Token decoding of a stretch builds one bytes object per token; stretches are cut at
+# resynchronisation bytes to at most about this many bytes, so memory stays bounded.
+_STRETCH: Final = 1 << 16
+# An error less than this many bytes after the previous one makes the token decoder run on
+# for at least this far, doubled on every such error (random input) up to _STRETCH; an
+# isolated error is one token.
+_MIN_SLOW: Final = 64
+# The C codec decodes chunks of about this size (cut at resynchronisation bytes).
+_CHUNK: Final = 1 << 14
+_REPLACEMENT: Final = "\ufffd"
+
+
+# -- 1. the standard's decoder framework --------------------------------------------------------
+
+
+class IOQueue:
+    """The input I/O queue of https://encoding.spec.whatwg.org/#concept-stream.
+
+    "To restore an item or items to an I/O queue, insert them at the start of the queue."
+    """
+
+    __slots__ = ("_data", "_pos", "_restored")
+
+    def __init__(self, data: bytes) -> None:
+        self._data = data
+        self._pos = 0
+        self._restored: list[int] = []  # a stack: the next item is the last one
+
+    def read(self) -> int | None:
+        """The next byte, or ``None`` for end-of-queue."""
+        if self._restored:
+            return self._restored.pop()
+        if self._pos < len(self._data):
+            self._pos += 1
+            return self._data[self._pos - 1]
+        return None
+
+    def restore(self, *items: int) -> None:
+        self._restored.extend(reversed(items))
+
+
+#: A decoder instance's handler, given the I/O queue and a byte (None: end-of-queue): returns
+#: a string (one or more code points), or one of CONTINUE, ERROR, FINISHED.
+Handler: TypeAlias = Callable[[IOQueue, "int | None"], "str | int"]
+
+
+CONTINUE: Final = 0
+ERROR: Final = 1
+FINISHED: Final = 2
+
+
+def run_handler(handler: Handler, data: bytes) -> str:
+    """*Process a queue* in replacement error mode (https://encoding.spec.whatwg.org/#decode).
+
+    "1. Let result be the result of processing an item with the result of reading from
+    input ... 2. If result is not continue, then return result." and, for an error in
+    replacement mode: "Push U+FFFD (�) to output."
+    """
+    queue = IOQueue(data)
+    out: list[str] = []
+    while True:
+        result = handler(queue, queue.read())
+        if result == FINISHED:
+            return "".join(out)
+        if result == ERROR:
+            out.append(_REPLACEMENT)
+        elif isinstance(result, str):
+            out.append(result)
+
+
+# -- 2. token decoders --------------------------------------------------------------------------
+
+
+def replacement_then(byte: int) -> str:
+    """Output of "if byte is an ASCII byte, restore byte to ioQueue. Return error." in a
+    two-byte token: U+FFFD, then the restored ASCII byte decoded on its own (an ASCII byte
+    outside a sequence always decodes to itself in these decoders)."""
+    return _REPLACEMENT + chr(byte) if byte < 0x80 else _REPLACEMENT
+
+
+def _no_compute(token: bytes) -> str:
+    raise AssertionError(f"token {token!r} missing from the table")
+
+
+_from_bytes: Final = int.from_bytes
+_BIG: Final[Literal["big"]] = "big"
+
+# Stands for the separator byte in the decoded one-byte runs; no decoder outputs it.
+_SEPARATOR: Final = "\uffff"
+
+
+@dataclass
+class TokenDecoder:
+    """An exact decoder: tokens that begin with a leading byte are found by *multi* (a
+    pattern with one group, which takes every leading byte, so the bytes between matches
+    are one-byte tokens), decoded by the lazily built *build* table (or *compute* for the
+    few long ones left out of it); the runs of one-byte tokens are decoded by
+    ``codecs.charmap_decode`` with the 256-character *singles* table, all runs at once,
+    joined by *separator* (a leading byte, which therefore never occurs inside a run).
+    """
+
+    multi: re.Pattern[bytes]
+    singles: str
+    separator: int
+    build: Callable[[], Iterable[tuple[bytes, str]]]
+    compute: Callable[[bytes], str] = _no_compute
+    resync: re.Pattern[bytes] | None = None
+    _table: dict[bytes, str] | None = field(default=None, repr=False)
+    _by_value: list[str | None] | None = field(default=None, repr=False)
+    _by_int: dict[int, str] | None = field(default=None, repr=False)
+    _charmap: str = field(default="", repr=False)
+
+    def __post_init__(self) -> None:
+        assert len(self.singles) == 256 and _SEPARATOR not in self.singles
+        assert self.multi.match(bytes([self.separator, 0x20])), "separator must be a lead"
+        charmap = list(self.singles)
+        charmap[self.separator] = _SEPARATOR
+        self._charmap = "".join(charmap)
+
+    @property
+    def table(self) -> dict[bytes, str]:
+        if self._table is None:
+            self._table = dict(self.build())
+        return self._table
+
+    @property
+    def by_value(self) -> list[str | None]:
+        """The table's tokens of one and two bytes, indexed by their big-endian value."""
+        if self._by_value is None:
+            by_value: list[str | None] = [None] * 0x10000
+            for token, text in self.table.items():
+                if len(token) <= 2:
+                    by_value[_from_bytes(token, "big")] = text
+            self._by_value = by_value
+        return self._by_value
+
+    @property
+    def by_int(self) -> dict[int, str]:
+        """The table keyed by the tokens' big-endian values."""
+        if self._by_int is None:
+            self._by_int = {_from_bytes(token, "big"): text for token, text in self.table.items()}
+        return self._by_int
+
+    def decode_short(self, data: bytes) -> str:
+        """Decode a few bytes, token by token (for building and checking tables)."""
+        out = []
+        pos = 0
+        while pos < len(data):
+            match = self.multi.match(data, pos)
+            if match is None:
+                out.append(self.singles[data[pos]])
+                pos += 1
+            else:
+                out.append(self.table.get(match[0]) or self.compute(match[0]))
+                pos = match.end()
+        return "".join(out)
+
+    def token_at(self, data: bytes, pos: int) -> tuple[str, int]:
+        """The output of the token that starts at *pos* (a boundary), and where it ends."""
+        match = self.multi.match(data, pos)
+        if match is None:
+            return self.singles[data[pos]], pos + 1
+        return self.table.get(match[0]) or self.compute(match[0]), match.end()
+
+    def decode_stretch(self, chunk: bytes) -> str:
+        """Decode *chunk*, which ends at the end of input or just after a
+        resynchronisation byte (so no token straddles its end, and ``\\Z`` in *multi*
+        matches only at the real end of input)."""
+        parts = self.multi.split(chunk)
+        if len(parts) == 1:
+            return codecs.charmap_decode(chunk, "strict", self.singles)[0]
+        runs = parts[0::2]
+        decoded = codecs.charmap_decode(
+            bytes([self.separator]).join(runs), "strict", self._charmap
+        )[0].split(_SEPARATOR)
+        tokens = parts[1::2]
+        # Look the tokens up by their value as big-endian integers, in a list (or, where
+        # some tokens are longer than two bytes and computed, a dict): much faster than
+        # hashing and comparing bytes keys.
+        keys = map(_from_bytes, tokens, repeat(_BIG))
+        if self.compute is _no_compute:
+            found = list(map(self.by_value.__getitem__, keys))
+        else:
+            found = list(map(self.by_int.get, keys))
+        if self.compute is not _no_compute and None in found:
+            found = [
+                f if f is not None else self.compute(t) for f, t in zip(found, tokens, strict=True)
+            ]
+        texts: list[str] = [""] * len(parts)
+        texts[0::2] = decoded
+        texts[1::2] = found  # type: ignore[assignment]  # (no None left)
+        return "".join(texts)
+
+    def iter_stretch(self, data: bytes, start: int, end: int) -> Iterator[str]:
+        """Decode data[start:end] (*start* a boundary, *end* as in :meth:`decode_stretch`)
+        in pieces of bounded size."""
+        resync = self.resync
+        while start < end:
+            cut = end
+            if end - start > _STRETCH:
+                found = resync.search(data, start + _STRETCH, end) if resync else None
+                if found is None:
+                    yield from self._iter_matches(data, start, end)
+                    return
+                cut = found.end()
+            yield self.decode_stretch(data[start:cut])
+            start = cut
+
+    def _iter_matches(self, data: bytes, start: int, end: int) -> Iterator[str]:
+        # No resynchronisation byte in reach: walk the matches (bounded memory, slower).
+        table = self.table
+        for match in self.multi.finditer(data, start, end):
+            if match.start() > start:
+                yield codecs.charmap_decode(data[start : match.start()], "strict", self.singles)[0]
+            token = match[0]
+            yield table.get(token) or self.compute(token)
+            start = match.end()
+        if start < end:
+            yield codecs.charmap_decode(data[start:end], "strict", self.singles)[0]
+
+    def __call__(self, data: bytes) -> str:
+        return "".join(self.iter_stretch(data, 0, len(data)))
+
+
+# -- 3. the fast path ---------------------------------------------------------------------------
+
+
+@dataclass
+class Fixes:
+    """What to correct in text decoded by the C codec."""
+
+    #: codec character -> the standard's output, for characters that the codec produces
+    #: only from sequences that the standard decodes (context-free) to that output.
+    replace: dict[str, str]
+    #: codec character -> the sequences, among those the codec decodes to it, where the
+    #: standard differs (other sequences give the character in both). If one of them
+    #: occurs in the input, the stretch is decoded again by the token decoder.
+    check: dict[str, tuple[bytes, ...]]
+
+    chars: tuple[str, ...] = field(init=False)
+    chained: bool = field(init=False)
+    any_char: Callable[[str], re.Match[str] | None] | None = field(init=False)
+
+    def __post_init__(self) -> None:
+        # ``char in text`` is a fast search (much faster than a regex character class),
+        # so the few suspect characters are looked for one by one.
+        self.chars = tuple(sorted(set(self.replace) | set(self.check)))
+        # ... unless they are many: then one pass of a character class is cheaper.
+        self.any_char = (
+            re.compile("[" + "".join(map(re.escape, self.chars)) + "]").search
+            if len(self.chars) > 64
+            else None
+        )
+        # Replacing one character after the other is safe unless a replacement contains a
+        # character that is replaced too (gb18030 swaps U+1E3F and U+E7C7).
+        self.chained = any(c in self.replace for good in self.replace.values() for c in good)
+
+    def apply(self, text: str, data: bytes, start: int, end: int) -> str | None:
+        """*text* (the codec's decoding of data[start:end]) corrected, or None if the
+        token decoder must decode that stretch instead."""
+        if self.any_char is not None and self.any_char(text) is None:
+            return text
+        present = [char for char in self.chars if char in text]
+        if not present:
+            return text
+        for char in present:
+            seqs = self.check.get(char)
+            if seqs is not None and any(data.find(seq, start, end) >= 0 for seq in seqs):
+                return None
+        return self.replace_only(text, present)
+
+    def replace_only(self, text: str, present: list[str] | None = None) -> str:
+        """*text* with the characters of :attr:`replace` replaced (*present*: those of
+        :attr:`chars` in it, if known)."""
+        if present is None:
+            present = [char for char in self.chars if char in text]
+        present = [char for char in present if char in self.replace]
+        if self.chained and len(present) > 1:
+            pattern = re.compile("[" + "".join(map(re.escape, present)) + "]")
+            return pattern.sub(self._replacement, text)
+        for char in present:
+            text = text.replace(char, self.replace[char])
+        return text
+
+    def _replacement(self, match: re.Match[str]) -> str:
+        return self.replace[match[0]]
+
+
+def _spec_closed(tokens: TokenDecoder, seq: bytes) -> bool:
+    """Whether the standard's decoder, having consumed *seq* from its initial state, is at a
+    boundary (initial state) whatever bytes follow: checked against probes of every
+    byte class the tokenizers distinguish (ASCII, digits, trail and lead bytes)."""
+    for probe in (b"\n", b"0", b"\x81", b"\xa1", b"\xff", b"\x810\x810", b"\xa1\xa1\xa1"):
+        text = seq + probe
+        pos = 0
+        while pos < len(seq):
+            match = tokens.multi.match(text, pos)
+            pos = match.end() if match else pos + 1
+        if pos != len(seq):
+            return False
+    return True
+
+
+def codec_differences(
+    codec: str, tokens: TokenDecoder, max_length: int = 2, extra: Iterable[bytes] = ()
+) -> Fixes:
+    """Compare the C codec with the exact token decoder on every codec sequence of up to
+    *max_length* bytes (plus the *extra* sequences, e.g. gb18030's four-byte ones), and
+    derive the :class:`Fixes` for the codec's output.
+
+    Sequences the codec rejects are its errors, which the fast path never keeps, except
+    that a sequence it rejects only for want of more bytes opens the next, longer round.
+    """
+    info = codecs.lookup(codec)
+    decode = info.decode
+    incremental = info.incrementaldecoder
+    differing: dict[str, list[tuple[bytes, str]]] = {}
+    agreeing: set[str] = set()
+    single_token: set[int] = set()
+
+    def compare(seqs: Iterable[bytes]) -> list[bytes]:
+        """Record differences; return the sequences that are incomplete for the codec."""
+        incomplete = []
+        for seq in seqs:
+            try:
+                got: str = decode(seq)[0]
+            except UnicodeDecodeError as exc:
+                if exc.end == len(seq):
+                    try:
+                        if incremental("strict").decode(seq, False) == "":
+                            incomplete.append(seq)
+                    except UnicodeDecodeError:
+                        pass
+                continue
+            if len(seq) == 1:
+                single_token.add(seq[0])
+            elif seq[0] in single_token:
+                continue  # two one-byte codec tokens: covered by the one-byte round
+            # "\n" after the sequence: never part of a sequence; it ends one cut short.
+            want = tokens.decode_short(seq + b"\n")[:-1]
+            if got == want:
+                agreeing.update(got)  # (the test-suite checks such sequences are closed)
+            else:
+                for char in got:
+                    differing.setdefault(char, []).append((seq, want))
+        return incomplete
+
+    prefixes = compare(bytes([b]) for b in range(256))
+    for _length in range(2, max_length + 1):
+        prefixes = compare(p + bytes([b]) for p in prefixes for b in range(256))
+    compare(extra)
+    replace: dict[str, str] = {}
+    check: dict[str, tuple[bytes, ...]] = {}
+    for char, cases in differing.items():
+        outputs = {w for _, w in cases}
+        if (
+            char not in agreeing
+            and len(outputs) == 1
+            and all(decode(seq)[0] == char and _spec_closed(tokens, seq) for seq, _ in cases)
+        ):
+            replace[char] = outputs.pop()
+        else:
+            check[char] = tuple(seq for seq, _ in cases)
+    return Fixes(replace, check)
+
+
+class FastDecoder:
+    """Decode with a C codec, fall back to the exact :class:`TokenDecoder`; see module doc."""
+
+    def __init__(self, codec: str, tokens: TokenDecoder, fixes: Callable[[], Fixes]) -> None:
+        assert tokens.resync is not None
+        self.codec = codec
+        self._decode = codecs.lookup(codec).decode
+        self.tokens = tokens
+        self._resync: re.Pattern[bytes] = tokens.resync
+        self._make_fixes = fixes
+        self._fixes: Fixes | None = None
+
+    @property
+    def fixes(self) -> Fixes:
+        if self._fixes is None:
+            self._fixes = self._make_fixes()
+        return self._fixes
+
+    def _corrected(
+        self, data: bytes, view: memoryview, start: int, end: int, text: str
+    ) -> Iterator[str]:
+        """*text*, the codec's decoding of data[start:end], corrected, where :meth:`Fixes.apply`
+        found a sequence that the codec decodes to a character it also gives for sequences
+        the standard agrees on. Where such a sequence starts at a boundary of the codec (the
+        codec decodes the bytes before it), it is a character: the token decoder decodes it
+        and the codec goes on after it; elsewhere it is inside another character."""
+        fixes = self.fixes
+        decode = self._decode
+        found_from = start
+        while True:
+            seqs = [seq for char in fixes.check if char in text for seq in fixes.check[char]]
+            hits = [found for seq in seqs if (found := data.find(seq, found_from, end)) >= 0]
+            if not hits:
+                yield fixes.replace_only(text)
+                return
+            hit = min(hits)
+            try:
+                before: str = decode(view[start:hit])[0]
+            except UnicodeDecodeError:
+                found_from = hit + 1  # inside a character: not one
+                continue
+            token, after = self.tokens.token_at(data, hit)
+            yield fixes.replace_only(before)
+            yield token
+            if after >= end:
+                return
+            start = found_from = after
+            text = decode(view[start:end])[0]
+
+    def __call__(self, data: bytes) -> str:
+        n = len(data)
+        view = memoryview(data)
+        decode = self._decode
+        fixes = self.fixes
+        tokens = self.tokens
+        resync = self._resync
+        parts: list[str] = []
+        pos = 0
+        slow = _MIN_SLOW
+        while pos < n:
+            # pos is a boundary for both decoders (0, or just after a resynchronisation
+            # byte). The codec takes chunks that end at one too, so that a correction
+            # redoes at most one chunk.
+            cut = n
+            if n - pos > 2 * _CHUNK:
+                found = resync.search(data, pos + _CHUNK)
+                cut = found.end() if found else n
+            try:
+                text: str | None = decode(view[pos:cut])[0]
+            except UnicodeDecodeError as exc:
+                bad = pos + exc.start
+            else:
+                fixed = fixes.apply(text, data, pos, cut)  # type: ignore[arg-type]
+                if fixed is None:
+                    parts.extend(self._corrected(data, view, pos, cut, text))  # type: ignore[arg-type]
+                else:
+                    parts.append(fixed)
+                pos = cut
+                continue
+            text = fixes.apply(decode(view[pos:bad])[0], data, pos, bad) if bad > pos else ""
+            # The codec stopped at one of its boundaries, which is one of the standard's when
+            # its text needed no token decoding. An isolated error: the token decoder decodes
+            # the one token there, after which both decoders are at a boundary. Errors that
+            # come thick and fast (random bytes): it runs on to just after a
+            # resynchronisation byte, further each time.
+            if text is not None and bad - pos >= _MIN_SLOW:
+                slow = 0
+                parts.append(text)
+                token, pos = tokens.token_at(data, bad)
+                parts.append(token)
+                continue
+            slow = min(max(2 * slow, _MIN_SLOW), _STRETCH)
+            found = resync.search(data, min(bad + slow, n))
+            stop = found.end() if found else n
+            if text is None:
+                parts.extend(tokens.iter_stretch(data, pos, stop))
+            else:
+                parts.append(text)
+                parts.extend(tokens.iter_stretch(data, bad, stop))
+            pos = stop
+        return "".join(parts)

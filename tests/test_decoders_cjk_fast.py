@@ -1,0 +1,204 @@
+"""Differential tests of the multi-byte decoders: the C-codec fast path and the token decoder
+against the step-by-step reference decoders (the standard's handlers, transcribed), on seeded
+random byte strings biased to the bytes that matter, long inputs that cross the internal
+stretch boundaries, and every sequence the C codec accepts."""
+
+from __future__ import annotations
+
+import codecs
+import random
+from collections.abc import Callable
+from types import ModuleType
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from browser_decode._decoders import (
+    DECODERS,
+    _big5,
+    _euc_jp,
+    _euc_kr,
+    _gb18030,
+    _iso_2022_jp,
+    _multibyte,
+    _shift_jis,
+)
+
+MODULES: dict[str, ModuleType] = {
+    "gb18030": _gb18030,
+    "GBK": _gb18030,  # "GBK's decoder is gb18030's decoder" (its fast path runs Python's gbk)
+    "Big5": _big5,
+    "EUC-JP": _euc_jp,
+    "ISO-2022-JP": _iso_2022_jp,
+    "Shift_JIS": _shift_jis,
+    "EUC-KR": _euc_kr,
+}
+
+# Bytes at the edges of every lead/trail/digit range of the six decoders, and ASCII.
+INTERESTING = sorted(
+    {0x00, 0x0A, 0x0E, 0x0F, 0x1B, 0x20, 0x24, 0x28, 0x2F, 0x30, 0x35, 0x39, 0x3A, 0x3F,
+     0x40, 0x41, 0x42, 0x49, 0x4A, 0x5C, 0x5F, 0x60, 0x62, 0x64, 0x7E, 0x7F, 0x80, 0x81,
+     0x82, 0x84, 0x88, 0x8E, 0x8F, 0x90, 0x9F, 0xA0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5, 0xA6,
+     0xC1, 0xC8, 0xD9, 0xDF, 0xE0, 0xE3, 0xE4, 0xEF, 0xF0, 0xF9, 0xFA, 0xFC, 0xFD, 0xFE,
+     0xFF}
+)  # fmt: skip
+
+
+def fast(name: str) -> Callable[[bytes], str]:
+    return DECODERS[name]
+
+
+def random_bytes(rng: random.Random, length: int) -> bytes:
+    out = bytearray()
+    while len(out) < length:
+        roll = rng.random()
+        if roll < 0.5:
+            out.append(rng.choice(INTERESTING))
+        elif roll < 0.7:
+            out.append(rng.randrange(256))
+        elif roll < 0.8:
+            out += rng.choice([b"\x1b$B", b"\x1b(B", b"\x1b(J", b"\x1b(I", b"\x1b$@"])
+        else:  # a well-formed-looking pair or four-byte sequence
+            lead = rng.randrange(0x81, 0xFF)
+            out += (
+                bytes(
+                    [
+                        lead,
+                        rng.randrange(0x30, 0x3A),
+                        rng.randrange(0x81, 0xFF),
+                        rng.randrange(0x30, 0x3A),
+                    ]
+                )
+                if roll < 0.85
+                else bytes([lead, rng.randrange(0x40, 0xFF)])
+            )
+    return bytes(out[:length])
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_seeded_random_short_inputs(name: str) -> None:
+    module = MODULES[name]
+    rng = random.Random(f"browser_decode-{name}")
+    for _ in range(3000):
+        data = random_bytes(rng, rng.randrange(16))
+        want = module.reference_decode(data)
+        assert fast(name)(data) == want, data.hex()
+        if name != "ISO-2022-JP":
+            assert module.TOKENS(data) == want, data.hex()
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_seeded_random_long_inputs(name: str) -> None:
+    """Long inputs cross the fast path's stretches (valid text, then errors, then valid)."""
+    module = MODULES[name]
+    rng = random.Random(f"long-{name}")
+    for _ in range(3):
+        valid = "".join(chr(rng.randrange(0x4E00, 0x9FA0)) for _ in range(3000))
+        codec = {"Big5": "big5hkscs", "EUC-KR": "cp949", "Shift_JIS": "cp932"}.get(
+            name, name.lower().replace("-", "_")
+        )
+        encoded = valid.encode(codec, "ignore")
+        data = encoded + random_bytes(rng, 5000) + encoded + random_bytes(rng, 300) + encoded
+        assert fast(name)(data) == module.reference_decode(data)
+
+
+def test_iso_2022_jp_parts() -> None:
+    """Long inputs are decoded in parts cut before an ESC; the state and the output flag
+    carry over (here a valid escape ends one part and another begins the next)."""
+    part = _iso_2022_jp._PART
+    data = b"a" * (part - 3) + b"\x1b(B\x1b(B" + b"x" * (2 * part) + b"\x1b$B0!0" + b"y" * part
+    data += b"\x1b$B" + b"0!" * part + b"\x1b(B"
+    assert fast("ISO-2022-JP")(data) == _iso_2022_jp.reference_decode(data)
+    rng = random.Random("iso-parts")
+    data = random_bytes(rng, 3 * part + 1000)
+    assert fast("ISO-2022-JP")(data) == _iso_2022_jp.reference_decode(data)
+
+
+@pytest.mark.parametrize("name", sorted(set(MODULES) - {"ISO-2022-JP"}))
+def test_stretches_without_resynchronisation_bytes(name: str) -> None:
+    """More than 64 KiB without a resynchronisation byte: the token decoder's lazy walk."""
+    module = MODULES[name]
+    rng = random.Random(name)
+    data = bytes(rng.randrange(0x80, 0x100) for _ in range(150_000))
+    assert module.TOKENS(data) == module.reference_decode(data)
+    assert fast(name)(data) == module.TOKENS(data)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    name=st.sampled_from(sorted(MODULES)),
+    data=st.lists(st.sampled_from(INTERESTING) | st.integers(0, 255), max_size=24).map(bytes),
+)
+def test_hypothesis_fast_path_equals_reference(name: str, data: bytes) -> None:
+    assert fast(name)(data) == MODULES[name].reference_decode(data)
+
+
+CODECS = {"gb18030": "gb18030", "GBK": "gbk", "Big5": "big5hkscs", "EUC-JP": "euc_jp",
+          "Shift_JIS": "cp932", "EUC-KR": "cp949"}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(CODECS))
+def test_every_codec_sequence_in_context(name: str) -> None:
+    """Every one-, two- and (EUC-JP) three-byte sequence the C codec accepts, between
+    contexts that could change its meaning if the codec and the standard were not at the
+    same boundary after it: the fast path must agree with the token decoder, which the
+    tests above tie to the reference decoder."""
+    decode = codecs.lookup(CODECS[name]).decode
+    tokens = MODULES[name].TOKENS
+    seqs = []
+    prefixes = [b""]
+    for _length in (1, 2, 3) if name == "EUC-JP" else (1, 2):
+        longer = []
+        for prefix in prefixes:
+            for byte in range(256):
+                seq = prefix + bytes([byte])
+                try:
+                    decode(seq)
+                    seqs.append(seq)
+                except UnicodeDecodeError as exc:
+                    if exc.end == len(seq):
+                        longer.append(seq)
+        prefixes = longer
+    for before, after in [(b"", b""), (b"a", b"\n"), (b"\xa1", b"0\x810"), (b"", b"\xa1\xa1")]:
+        data = b"|".join(before + seq + after for seq in seqs)
+        assert fast(name)(data) == tokens(data)
+    # ... and each on its own (end of input right after it).
+    wrong = [seq for seq in seqs if fast(name)(seq) != tokens(seq)]
+    assert wrong == []
+
+
+def test_fixes_are_found_not_assumed() -> None:
+    """The corrections come from comparing the codecs with the indexes; spot-check a few
+    differences the issue names (cp932 0xA0/0xFD-0xFF, euc_jp 0xA1 0xC1, gb18030 0xA6 0xD9)."""
+    sjis = _shift_jis.FAST.fixes
+    assert {sjis.replace.get(c) for c in "\uf8f0\uf8f1\uf8f2\uf8f3"} == {"\ufffd"}
+    assert _euc_jp.FAST.fixes.replace["\u301c"] == "\uff5e"
+    assert fast("gb18030")(b"\xa6\xd9") == "\ufe10"
+    assert fast("EUC-JP")(b"~\x8f\xa2\xb7") == "~\uff5e"
+    assert isinstance(_big5.FAST.fixes, _multibyte.Fixes)
+
+
+@pytest.mark.parametrize(
+    ("name", "same", "differing"),
+    [("Big5", b"\xa1\xfe", b"\xa2\x41"), ("EUC-JP", b"~", b"\x8f\xa2\xb7")],
+)
+def test_codec_character_from_agreeing_and_differing_sequences(
+    name: str, same: bytes, differing: bytes
+) -> None:
+    """big5hkscs decodes A1 FE and A2 41 both to U+FF0F (the standard: U+FF0F, U+2215);
+    euc_jp decodes ~ and 8F A2 B7 both to ~ (the standard: ~, U+FF5E). Around the
+    differing sequence the token decoder takes over; elsewhere the codec's text stays."""
+    rng = random.Random(name)
+    filler = "".join(chr(rng.randrange(0x4E00, 0x9FA0)) for _ in range(20000))
+    codec = {"Big5": "big5hkscs", "EUC-JP": "euc_jp"}[name]
+    text = filler.encode(codec, "ignore")
+    data = same + text[:30000] + b" " + same + differing + same + b" " + text + differing
+    assert fast(name)(data) == MODULES[name].reference_decode(data)
+
+
+def test_reference_decoder_restores_bytes() -> None:
+    """The I/O queue's restore puts bytes back in front, in order."""
+    queue = _multibyte.IOQueue(b"c")
+    queue.restore(ord("a"), ord("b"))
+    assert [queue.read(), queue.read(), queue.read(), queue.read()] == [97, 98, 99, None]
