@@ -13,8 +13,6 @@ from typing import Final
 from .._indexes import BIG5, NO_CODE_POINT
 from ._multibyte import (
     FastDecoder,
-    Fixes,
-    codec_differences,
     leading_byte_handler,
     leading_byte_tokens,
     run_handler,
@@ -56,10 +54,6 @@ def reference_decode(data: bytes) -> str:
 TOKENS: Final = leading_byte_tokens(_pointer_code_points, rb"[\x00-\x3f]")
 
 
-def _fixes() -> Fixes:
-    return codec_differences("big5hkscs", TOKENS)
-
-
-FAST: Final = FastDecoder("big5hkscs", TOKENS, _fixes)
+FAST: Final = FastDecoder("big5hkscs", TOKENS)
 
 DECODERS: Final[dict[str, Callable[[bytes], str]]] = {"Big5": FAST}

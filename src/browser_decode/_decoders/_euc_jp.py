@@ -17,11 +17,9 @@ from ._multibyte import (
     ERROR,
     FINISHED,
     FastDecoder,
-    Fixes,
     Handler,
     IOQueue,
     TokenDecoder,
-    codec_differences,
     replacement_then,
     run_handler,
 )
@@ -134,10 +132,6 @@ TOKENS: Final = TokenDecoder(
 )
 
 
-def _fixes() -> Fixes:
-    return codec_differences("euc_jp", TOKENS, max_length=3)
-
-
-FAST: Final = FastDecoder("euc_jp", TOKENS, _fixes)
+FAST: Final = FastDecoder("euc_jp", TOKENS, max_length=3)
 
 DECODERS: Final[dict[str, Callable[[bytes], str]]] = {"EUC-JP": FAST}

@@ -12,8 +12,6 @@ from typing import Final
 from .._indexes import EUC_KR, NO_CODE_POINT
 from ._multibyte import (
     FastDecoder,
-    Fixes,
-    codec_differences,
     leading_byte_handler,
     leading_byte_tokens,
     run_handler,
@@ -42,10 +40,6 @@ def reference_decode(data: bytes) -> str:
 TOKENS: Final = leading_byte_tokens(_pointer_code_point, rb"[\x00-\x40]")
 
 
-def _fixes() -> Fixes:
-    return codec_differences("cp949", TOKENS)
-
-
-FAST: Final = FastDecoder("cp949", TOKENS, _fixes)
+FAST: Final = FastDecoder("cp949", TOKENS)
 
 DECODERS: Final[dict[str, Callable[[bytes], str]]] = {"EUC-KR": FAST}

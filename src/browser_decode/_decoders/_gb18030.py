@@ -3,8 +3,8 @@ https://encoding.spec.whatwg.org/#gb18030-decoder).
 
 "GBK's decoder is gb18030's decoder." Fast path (both labels): Python's ``gbk`` codec, which
 agrees with the standard on every one- and two-byte sequence it accepts (checked exhaustively
-on first use by :func:`_fixes_gbk`); four-byte sequences and 0x80 (U+20AC in the standard),
-which it rejects, go to the exact token decoder.
+on first use by :func:`~._multibyte.codec_differences`); four-byte sequences and 0x80
+(U+20AC in the standard), which it rejects, go to the exact token decoder.
 """
 
 from __future__ import annotations
@@ -20,11 +20,9 @@ from ._multibyte import (
     ERROR,
     FINISHED,
     FastDecoder,
-    Fixes,
     Handler,
     IOQueue,
     TokenDecoder,
-    codec_differences,
     replacement_then,
     run_handler,
 )
@@ -193,10 +191,6 @@ TOKENS: Final = TokenDecoder(
 )
 
 
-def _fixes_gbk() -> Fixes:
-    return codec_differences("gbk", TOKENS)
-
-
 # "GBK's decoder is gb18030's decoder." The same exact token decoder; only the fast path
 # runs Python's ``gbk`` codec: on two-byte text it agrees with the standard everywhere it
 # accepts the bytes (no character needs a correction, so no output scan), and it rejects
@@ -204,6 +198,6 @@ def _fixes_gbk() -> Fixes:
 # gb18030 are overwhelmingly two-byte text, so both labels use it. (Python's ``gb18030``
 # codec would take four-byte sequences too, but it is GB18030-2005: 21 characters need
 # correcting, and scanning every output for them cost more than it saved.)
-FAST_GBK: Final = FastDecoder("gbk", TOKENS, _fixes_gbk)
+FAST_GBK: Final = FastDecoder("gbk", TOKENS)
 
 DECODERS: Final[dict[str, Callable[[bytes], str]]] = {"gb18030": FAST_GBK, "GBK": FAST_GBK}

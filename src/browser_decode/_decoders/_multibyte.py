@@ -481,19 +481,20 @@ def codec_differences(
 class FastDecoder:
     """Decode with a C codec, fall back to the exact :class:`TokenDecoder`; see module doc."""
 
-    def __init__(self, codec: str, tokens: TokenDecoder, fixes: Callable[[], Fixes]) -> None:
+    def __init__(self, codec: str, tokens: TokenDecoder, *, max_length: int = 2) -> None:
+        """*max_length*: the longest codec sequences :func:`codec_differences` compares."""
         assert tokens.resync is not None
         self.codec = codec
         self._decode = codecs.lookup(codec).decode
         self.tokens = tokens
         self._resync: re.Pattern[bytes] = tokens.resync
-        self._make_fixes = fixes
+        self._max_length = max_length
         self._fixes: Fixes | None = None
 
     @property
     def fixes(self) -> Fixes:
         if self._fixes is None:
-            self._fixes = self._make_fixes()
+            self._fixes = codec_differences(self.codec, self.tokens, self._max_length)
         return self._fixes
 
     def _corrected(

@@ -17,11 +17,9 @@ from ._multibyte import (
     ERROR,
     FINISHED,
     FastDecoder,
-    Fixes,
     Handler,
     IOQueue,
     TokenDecoder,
-    codec_differences,
     replacement_then,
     run_handler,
 )
@@ -128,10 +126,6 @@ TOKENS: Final = TokenDecoder(
 )
 
 
-def _fixes() -> Fixes:
-    return codec_differences("cp932", TOKENS)
-
-
-FAST: Final = FastDecoder("cp932", TOKENS, _fixes)
+FAST: Final = FastDecoder("cp932", TOKENS)
 
 DECODERS: Final[dict[str, Callable[[bytes], str]]] = {"Shift_JIS": FAST}
