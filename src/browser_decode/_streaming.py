@@ -42,7 +42,7 @@ from typing import Final
 
 from ._api import _coerce_content_type, _coerce_optional_str, decide
 from ._bom_sniff import bom_sniff
-from ._decoders import _ENCODED_FFFD
+from ._decoders import _ENCODED_FFFD, utf16_encoded_replacements
 from ._extract_mime_type import MimeType, extract_mime_type, legacy_extract_an_encoding
 from ._head_scan import HEAD_SCAN_LIMIT, head_scan
 from ._hint import EncodingHint
@@ -274,7 +274,5 @@ class StreamDecoder:
             self._encoded_fffd += (self._last + segment).count(encoded)
             self._last = segment[-(len(encoded) - 1) :]
         elif name in ("UTF-16LE", "UTF-16BE"):
-            unit = b"\xfd\xff" if name == "UTF-16LE" else b"\xff\xfd"
-            self._encoded_fffd += sum(
-                1 for i in range(0, len(segment) - 1, 2) if segment[i : i + 2] == unit
-            )
+            # segments are cut at even offsets (_split), so units stay aligned
+            self._encoded_fffd += utf16_encoded_replacements(name, segment)

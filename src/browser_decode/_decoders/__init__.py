@@ -55,6 +55,13 @@ def decode(name: str, data: bytes) -> str:
     return DECODERS[name](data)
 
 
+def utf16_encoded_replacements(name: str, data: bytes) -> int:
+    """How many UTF-16 code units of *data* (from an even offset) are U+FFFD."""
+    # "surrogatepass" keeps lone surrogates from shifting the count.
+    codec = "utf-16-le" if name == "UTF-16LE" else "utf-16-be"
+    return data[: len(data) // 2 * 2].decode(codec, "surrogatepass").count("\ufffd")
+
+
 def count_replacements(name: str, data: bytes, text: str) -> int:
     """How many U+FFFD in *text* stand for malformed bytes, not encoded U+FFFD."""
     found = text.count("\ufffd")
@@ -63,8 +70,5 @@ def count_replacements(name: str, data: bytes, text: str) -> int:
     if name in _ENCODED_FFFD:
         found -= data.count(_ENCODED_FFFD[name])
     elif name in ("UTF-16LE", "UTF-16BE"):
-        # Code units that are U+FFFD; "surrogatepass" keeps the count aligned.
-        codec = "utf-16-le" if name == "UTF-16LE" else "utf-16-be"
-        even = data[: len(data) // 2 * 2]
-        found -= even.decode(codec, "surrogatepass").count("\ufffd")
+        found -= utf16_encoded_replacements(name, data)
     return max(found, 0)
