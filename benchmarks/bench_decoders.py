@@ -9,6 +9,7 @@ with Python's nearest codec; and 1 MB of random bytes (malformed input) decoded 
 ``browser_decode``. The text is generated here from the standard's indexes: no corpus.
 
     python benchmarks/bench_decoders.py [--size BYTES] [--repeat N] [--markdown]
+                                        [--only NAME ...] [--corpus]
 
 Targets (issue 3): single-byte, UTF-8 and UTF-16 within 1.1x of Python's codec; the CJK
 encodings within 1.5x on valid text; no encoding below 5 MB/s on malformed input.
@@ -266,11 +267,11 @@ def paired_times(
     return best_ours, None if theirs is None else best_theirs
 
 
-def run(size: int, repeat: int) -> list[dict[str, object]]:
-    rng = random.Random(20261202)
-    malformed = rng.randbytes(size)
+def run(size: int, repeat: int, only: list[str] | None = None) -> list[dict[str, object]]:
+    malformed = random.Random(20261202).randbytes(size)
     rows: list[dict[str, object]] = []
-    for name in NAMES:
+    for name in only or NAMES:
+        rng = random.Random(f"20261202-{name}")  # the same text whatever else runs
         decode = DECODERS[name]
         start = time.perf_counter()
         decode(b"\x81\x30\x81\x1b$B!")  # first use: lazy tables and codec comparison
@@ -363,8 +364,11 @@ def main() -> int:
     parser.add_argument(
         "--corpus", action="store_true", help="also time the real pages of ../shared/corpus/dev"
     )
+    parser.add_argument(
+        "--only", nargs="+", metavar="NAME", choices=NAMES, help="only these encodings"
+    )
     args = parser.parse_args()
-    rows = run(args.size, args.repeat)
+    rows = run(args.size, args.repeat, args.only)
     print(table(rows, args.markdown))
     if args.corpus:
         corpus = corpus_table(args.repeat)

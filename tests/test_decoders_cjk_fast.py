@@ -202,3 +202,184 @@ def test_reference_decoder_restores_bytes() -> None:
     queue = _multibyte.IOQueue(b"c")
     queue.restore(ord("a"), ord("b"))
     assert [queue.read(), queue.read(), queue.read(), queue.read()] == [97, 98, 99, None]
+
+
+# -- the codec error handler ---------------------------------------------------------------------
+
+FAST_DECODERS = {
+    "gb18030": _gb18030.FAST_GBK,
+    "Big5": _big5.FAST,
+    "EUC-JP": _euc_jp.FAST,
+    "Shift_JIS": _shift_jis.FAST,
+    "EUC-KR": _euc_kr.FAST,
+}
+
+
+def valid_text(name: str, rng: random.Random, chars: int) -> bytes:
+    text = "".join(
+        chr(rng.randrange(0x4E00, 0x9FA0)) if rng.random() < 0.8 else rng.choice("abc <>/\n")
+        for _ in range(chars)
+    )
+    return text.encode(CODECS.get(name, "gbk"), "ignore")
+
+
+@pytest.mark.parametrize("name", sorted(FAST_DECODERS))
+def test_isolated_and_dense_errors_in_long_text(name: str) -> None:
+    """Errors one by one (the handler decodes one token), in runs of every kind of invalid
+    byte (the handler's token decoder runs on, further each time), and everywhere in
+    random bytes, inside text long enough for many chunks."""
+    module = MODULES[name]
+    rng = random.Random(f"errors-{name}")
+    pieces = []
+    for _ in range(60):
+        pieces.append(valid_text(name, rng, rng.randrange(10, 3000)))
+        roll = rng.random()
+        if roll < 0.5:  # one invalid or unmapped sequence
+            pieces.append(random_bytes(rng, rng.randrange(1, 4)))
+        elif roll < 0.8:  # a run of one invalid pattern: lone bytes, lead + ASCII, ...
+            unit = rng.choice([b"\xff", b"\x80", b"\x81 ", b"\xa1\x30", b"\x8f\xa1 ", b"\xfe"])
+            pieces.append(unit * rng.randrange(10, 3000))
+        else:
+            pieces.append(random_bytes(rng, rng.randrange(100, 5000)))
+    data = b"".join(pieces)
+    assert fast(name)(data) == module.reference_decode(data)
+
+
+@pytest.mark.parametrize(
+    ("name", "differing"), [("Big5", b"\xa2\x41"), ("EUC-JP", b"\x8f\xa2\xb7")]
+)
+def test_differing_sequence_in_a_chunk_with_errors(name: str, differing: bytes) -> None:
+    """A chunk holding both an error and a sequence of Fixes.check is decoded again in
+    smaller chunks (only the small one holding both goes to the token decoder)."""
+    rng = random.Random(f"check-{name}")
+    text = valid_text(name, rng, 40000)
+    data = text[:20000] + b" \xff" + differing + b" " + text[20000:] + b"\x80" + differing
+    assert fast(name)(data) == MODULES[name].reference_decode(data)
+
+
+def test_error_handlers_are_registered_under_their_names() -> None:
+    for decoder in FAST_DECODERS.values():
+        decoder(b"\xff")
+        handler = codecs.lookup_error(decoder.errors)
+        with pytest.raises(UnicodeEncodeError):  # a decoding handler only
+            "\udc80".encode("ascii", decoder.errors)
+        assert callable(handler)
+
+
+def test_fast_decoders_are_thread_safe() -> None:
+    """The handler keeps what it found per thread: decoders running at once in several
+    threads give what they give alone."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    rng = random.Random("threads")
+    inputs = [
+        (name, valid_text(name, rng, 5000) + random_bytes(rng, 2000) + valid_text(name, rng, 9000))
+        for name in sorted(FAST_DECODERS)
+        for _ in range(4)
+    ]
+    want = [fast(name)(data) for name, data in inputs]
+    with ThreadPoolExecutor(8) as pool:
+        for _ in range(3):
+            assert list(pool.map(lambda pair: fast(pair[0])(pair[1]), inputs)) == want
+
+
+# -- ISO-2022-JP: the codec fast path ------------------------------------------------------------
+
+
+def iso_2022_jp_text(rng: random.Random, runs: int) -> bytes:
+    """What encoders write: ASCII (or Roman) text and JIS X 0208 runs in turn, any pair of
+    bytes 0x21-0x7E (unmapped ones and the NEC and IBM rows included)."""
+    out = [b"text <a>\r\n"]
+    for _ in range(runs):
+        pairs = [bytes([rng.randrange(0x21, 0x7F), rng.randrange(0x21, 0x7F)])]
+        pairs += [rng.choice(COMMON_JIS) for _ in range(rng.randrange(0, 30))]
+        out += [b"\x1b$B", *pairs, rng.choice([b"\x1b(B", b"\x1b(B", b"\x1b(J"])]
+        out.append(rng.choice([b"\n", b" a\\b~ ", b"12\t", b"</p>\r\n"]))
+    return b"".join(out)
+
+
+COMMON_JIS = [bytes([lead, byte]) for lead in (0x24, 0x25, 0x30, 0x3B, 0x21) for byte in b"!0Ab~"]
+
+
+def test_iso_2022_jp_fast_path_takes_encoder_output() -> None:
+    rng = random.Random("iso-fast")
+    for _ in range(200):
+        data = iso_2022_jp_text(rng, rng.randrange(1, 40))
+        assert _iso_2022_jp._simple_text(data), data
+        assert _iso_2022_jp._fast(data) == _iso_2022_jp.reference_decode(data), data
+
+
+def test_iso_2022_jp_fast_path_fixes_come_from_the_codec() -> None:
+    """Python's iso2022_jp maps a few JIS X 0208 pairs elsewhere, as its euc_jp does."""
+    fixes = _iso_2022_jp._codec_fixes()
+    assert fixes.replace == {char: good for char, good in _euc_jp.FAST.fixes.replace.items()}
+    assert not fixes.check
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        b"\x1b$B\x1b(B",  # an empty run: the second escape outputs U+FFFD
+        b"\x1b(B\x1b$B!!",
+        b"\x1b(J\x1b(B",
+        b"\x1b$B!\n!\x1b(B",  # a control byte in a JIS X 0208 run (the codec passes it)
+        b"\x1b$B! !\x1b(B",
+        b"\x1b$B!!!\x1b(B",  # an odd run: a leading byte meets ESC
+        b"\x1b$B!\xa1\x1b(B",
+        b"\x1b(I12",  # katakana
+        b"\x1b$@!!\x1b(B",  # ESC $ @
+        b"\x1bN",  # not an escape sequence (the codec passes it)
+        b"\x1b$",
+        b"\x1b",
+        b"\x0e",  # SO and SI: errors in ASCII state (the codec passes them)
+        b"\x0f",
+        b"\x80",
+        b"\x1b$B\x1b$B!!\x1b(B",  # two JIS X 0208 escapes in a row
+        b"\x1b(B!!",  # ASCII escape first
+        b"\x1b$B!!\x1bNa",  # the same, where an ASCII escape sequence belongs
+        b"\x1b$B!!\x1b(I12",
+        b"\x1b$B!!\x1b$B!!",
+        b"\x1b$B!!\x1b",
+    ],
+)
+def test_iso_2022_jp_fast_path_declines_what_the_codec_gets_wrong(change: bytes) -> None:
+    """Each input differs from encoder output in one place; whether the fast path takes it
+    or not, the result is the standard's."""
+    rng = random.Random(change)
+    for _ in range(20):
+        head = iso_2022_jp_text(rng, rng.randrange(0, 5))
+        tail = iso_2022_jp_text(rng, rng.randrange(0, 5))
+        for data in (head + change, head + change + tail, change + tail, change):
+            assert fast("ISO-2022-JP")(data) == _iso_2022_jp.reference_decode(data), data
+
+
+ISO_2022_JP_PIECES = [b"\x1b$B", b"\x1b(B", b"\x1b(J", b"\x1b$@", b"\x1b(I", b"\x1b", b"!!",
+                      b"0!", b"-!", b"y!", b"!", b"\n", b" ", b"a", b"\\", b"~", b"\x0e",
+                      b"\x80", b"$B", b"(B"]  # fmt: skip
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(ISO_2022_JP_PIECES), max_size=30).map(b"".join))
+def test_iso_2022_jp_hypothesis(data: bytes) -> None:
+    assert fast("ISO-2022-JP")(data) == _iso_2022_jp.reference_decode(data)
+
+
+@pytest.mark.parametrize("name", sorted(FAST_DECODERS))
+def test_token_decoder_never_outputs_a_replaced_character(name: str) -> None:
+    """The fast path corrects the codec's text, error handler's tokens included, as a whole:
+    so no token may output a character that Fixes.replace changes. Checked for every table
+    entry and every long (computed) token that can map to a different character: EUC-JP's
+    JIS X 0212 ones (gb18030's four-byte ones meet an empty Fixes.replace, as GBK's fast
+    path needs none)."""
+    decoder = FAST_DECODERS[name]
+    replaced = set(decoder.fixes.replace)
+    outputs = list(decoder.tokens.table.values())
+    if name == "EUC-JP":
+        outputs += [
+            _euc_jp._three_bytes(bytes([0x8F, lead, byte]))
+            for lead in range(0xA1, 0xFF)
+            for byte in range(0xA1, 0xFF)
+        ]
+    if name == "gb18030":
+        assert not replaced
+    assert [text for text in outputs if replaced & set(text)] == []

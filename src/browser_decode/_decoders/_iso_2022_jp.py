@@ -16,6 +16,13 @@ All runs of one state are decoded in one call (joined by a separator byte that n
 inside a run), so the work per escape sequence is a few C-level list operations. What the
 escape sequences themselves output (nothing, or U+FFFD for an invalid one and for a valid
 one right after another, the "ISO-2022-JP output" flag) is computed separately.
+
+Before that, :func:`decode` tries a fast path for the text that encoders write (escape
+sequences ``ESC $ B`` and ``ESC ( B``/``ESC ( J`` in turn, JIS X 0208 runs of bytes 0x21-0x7E
+only): Python's ``iso2022_jp`` codec, which on such input differs from the standard only in
+a few JIS X 0208 characters (found on first use by comparing every pair) and in the pairs it
+does not map (decoded by an error handler from index jis0208). :func:`_simple_text`
+checks the shape with C-level byte operations; anything else takes the exact path above.
 """
 
 from __future__ import annotations
@@ -29,7 +36,7 @@ from typing import Final
 
 from .._indexes import JIS0208, NO_CODE_POINT
 from ._euc_jp import FAST as _EUC_JP
-from ._multibyte import CONTINUE, ERROR, FINISHED, Handler, IOQueue, run_handler
+from ._multibyte import CONTINUE, ERROR, FINISHED, Fixes, Handler, IOQueue, run_handler
 
 ASCII: Final = "ASCII"
 ROMAN: Final = "Roman"
@@ -239,8 +246,114 @@ _CODES: Final[dict[bytes, str]] = {escape[1:]: state for escape, state in _ESCAP
 _PART: Final = 1 << 16
 
 
+# -- the fast path for the text encoders write ---------------------------------------------------
+
+_JIS_BYTES: Final = bytes(range(0x21, 0x7F))
+_CODEC: Final = "iso2022_jp"
+_ERRORS: Final = "browser_decode.iso2022_jp"
+
+
+class _NotSimple(Exception):
+    """Raised through the codec by :func:`_on_error`: the input needs the exact path."""
+
+
+def _on_error(exc: UnicodeError) -> tuple[str, int]:
+    """The codec's error handler. Given :func:`_simple_text`, the codec (which accepts every
+    byte below 0x80 but 0x1B in ASCII and Roman state) can only fail on a byte 0x80 or
+    above, or on a JIS X 0208 pair: "0x21 to 0x7E: ... Let pointer be (ISO-2022-JP leading
+    - 0x21) x 94 + byte - 0x21. Let codePoint be ... index jis0208. If codePoint is null,
+    then return error." A pair it does not know is decoded here; anything else is not
+    simple."""
+    if isinstance(exc, UnicodeDecodeError):
+        data: bytes = exc.object
+        start = exc.start
+        if (
+            start + 1 < len(data)
+            and 0x21 <= data[start] <= 0x7E
+            and 0x21 <= data[start + 1] <= 0x7E
+        ):
+            return _jis0208(data[start], data[start + 1]) or "\ufffd", start + 2
+    raise _NotSimple
+
+
+_fixes: Fixes | None = None
+
+
+def _codec_fixes() -> Fixes:
+    """What to replace in the codec's text: every pair of bytes 0x21-0x7E in JIS X 0208
+    state, decoded by the codec and by index jis0208. A character the codec gives for a
+    pair where the standard gives another, and for nothing else (no other pair, no ASCII
+    or Roman byte), is replaced; the fast path declines text with any other differing one."""
+    global _fixes
+    if _fixes is None:
+        differing: dict[str, set[str]] = {}
+        agreeing = {chr(b) for b in range(0x80)} | {"\u00a5", "\u203e"}
+        for lead in _JIS_BYTES:
+            for byte in _JIS_BYTES:
+                try:
+                    got = bytes([0x1B, 0x24, 0x42, lead, byte]).decode(_CODEC)
+                except UnicodeDecodeError:
+                    continue  # the error handler decodes it
+                want = _jis0208(lead, byte) or "\ufffd"
+                if got == want:
+                    agreeing.add(got)
+                else:
+                    differing.setdefault(got, set()).add(want)
+        replace = {
+            char: wants.pop()
+            for char, wants in differing.items()
+            if len(wants) == 1 and char not in agreeing
+        }
+        check = {char: () for char in differing if char not in replace}
+        codecs.register_error(_ERRORS, _on_error)
+        _fixes = Fixes(replace, check)  # type: ignore[arg-type]
+    return _fixes
+
+
+def _simple_text(data: bytes) -> bool:
+    """Whether *data* has the shape the fast path needs: ASCII text, then ``ESC $ B`` and
+    a run of bytes 0x21-0x7E, then ``ESC ( B`` or ``ESC ( J`` and a run, and so on, every run
+    but the last one non-empty (a valid escape sequence right after another one outputs
+    U+FFFD), no SO or SI (errors in ASCII and Roman state, which the codec passes)."""
+    if b"\x0e" in data or b"\x0f" in data:
+        return False
+    pieces = data.split(_LONE_ESC)
+    inner = pieces[1:-1]  # each an escape sequence's last two bytes, then its run
+    if b"$B" in inner or b"(B" in inner or b"(J" in inner:
+        return False
+    jis, text = pieces[1::2], pieces[2::2]
+    joined = _LONE_ESC.join(jis)
+    if jis and (not joined.startswith(b"$B") or joined.count(b"\x1b$B") != len(jis) - 1):
+        return False
+    if joined.translate(None, _JIS_BYTES + _LONE_ESC):
+        return False  # a byte outside 0x21-0x7E in a JIS X 0208 run
+    joined = _LONE_ESC.join(text)
+    return not text or (
+        joined.startswith((b"(B", b"(J"))
+        and joined.count(b"\x1b(B") + joined.count(b"\x1b(J") == len(text) - 1
+    )
+
+
+def _fast(data: bytes) -> str | None:
+    """The standard's decoding of *data* by the codec, or None if that is not sure."""
+    fixes = _codec_fixes()
+    if not _simple_text(data):
+        return None
+    try:
+        text: str = data.decode(_CODEC, _ERRORS)
+    except _NotSimple:
+        return None
+    if any(char in text for char in fixes.check):
+        return None
+    return fixes.replace_only(text)
+
+
 def decode(data: bytes) -> str:
     """The ISO-2022-JP decoder (exact; see module doc)."""
+    if _LONE_ESC in data:
+        fast = _fast(data)
+        if fast is not None:
+            return fast
     state, output = ASCII, False
     texts = []
     start, n = 0, len(data)

@@ -16,13 +16,15 @@ Three layers, each checked against the one before it by the test-suite:
    and ``"".join`` run this in C at several MB/s even on random bytes. Tables are built
    from the generated indexes on first use.
 
-3. **Fast path** (:class:`FastDecoder`): Python's nearest C codec decodes chunks in
-   ``"strict"`` mode. Where it raises, it has stopped at one of its character boundaries,
-   which is also one of the standard's (every sequence the codec accepts is a whole
-   number of the standard's tokens; the test-suite checks each one): the token decoder
-   decodes the token there and the codec resumes after it. When errors are dense, the
-   token decoder runs on, in growing stretches, to a *resynchronisation byte*: a byte that
-   is never the second, third or fourth byte of a sequence, so that both decoders are at a
+3. **Fast path** (:class:`FastDecoder`): Python's nearest C codec decodes chunks with an
+   error handler of ours (``codecs.register_error``, on first use, under the name
+   ``browser_decode.<codec>``). Where the codec meets an error, it has stopped at one of
+   its character boundaries, which is also one of the standard's (every sequence the
+   codec accepts is a whole number of the standard's tokens; the test-suite checks each
+   one): the handler returns the token decoder's output for the token there and the codec
+   resumes after it, keeping what it decoded before. When errors are dense, the token
+   decoder runs on, in growing stretches, to a *resynchronisation byte*: a byte that is
+   never the second, third or fourth byte of a sequence, so that both decoders are at a
    boundary after it (chunks are cut at such bytes too).
    Where the codec succeeds but disagrees with the standard (a valid sequence mapped to a
    different character, or accepted where the standard reports an error), the
@@ -39,6 +41,7 @@ from __future__ import annotations
 
 import codecs
 import re
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import repeat
@@ -47,14 +50,16 @@ from typing import Final, Literal, TypeAlias
 # Token decoding of a stretch builds one bytes object per token; stretches are cut at
 # resynchronisation bytes to at most about this many bytes, so memory stays bounded.
 _STRETCH: Final = 1 << 16
-# An error less than this many bytes after the previous one makes the token decoder run on
-# for at least this far, doubled on every such error (random input) up to _STRETCH; an
-# isolated error is one token.
+# Errors are dense when _DENSE_ERRORS of them start within _DENSE_SPAN bytes: one handler call
+# per error then costs more than the token decoder, which runs on for at least _MIN_SLOW
+# bytes, doubled while they stay dense, up to _STRETCH; otherwise an error is one token.
+_DENSE_ERRORS: Final = 8
+_DENSE_SPAN: Final = 256
 _MIN_SLOW: Final = 64
-# The C codec decodes chunks of about this size (cut at resynchronisation bytes).
+# The C codec decodes chunks of about this size (cut at resynchronisation bytes); a chunk
+# that needs decoding again (see FastDecoder._chunks) is redone in chunks of _MIN_CHUNK.
 _CHUNK: Final = 1 << 14
-#: the smallest chunk after errors
-_MIN_CHUNK: Final = 1 << 10
+_MIN_CHUNK: Final = 1 << 11
 _REPLACEMENT: Final = "\ufffd"
 
 
@@ -270,27 +275,31 @@ class TokenDecoder:
         parts = self.multi.split(chunk)
         if len(parts) == 1:
             return codecs.charmap_decode(chunk, "strict", self.singles)[0]
-        runs = parts[0::2]
         decoded = codecs.charmap_decode(
-            bytes([self.separator]).join(runs), "strict", self._charmap
+            bytes([self.separator]).join(parts[0::2]), "strict", self._charmap
         )[0].split(_SEPARATOR)
         tokens = parts[1::2]
         # Look the tokens up by their value as big-endian integers, in a list (or, where
         # some tokens are longer than two bytes and computed, a dict): much faster than
         # hashing and comparing bytes keys.
         keys = map(_from_bytes, tokens, repeat(_BIG))
+        found: list[str | None]
         if self.compute is _no_compute:
             found = list(map(self.by_value.__getitem__, keys))
         else:
             found = list(map(self.by_int.get, keys))
-        if self.compute is not _no_compute and None in found:
-            found = [
-                f if f is not None else self.compute(t) for f, t in zip(found, tokens, strict=True)
-            ]
-        texts: list[str] = [""] * len(parts)
-        texts[0::2] = decoded
-        texts[1::2] = found  # type: ignore[assignment]  # (no None left)
-        return "".join(texts)
+            if None in found:  # the few long tokens: computed one by one
+                compute = self.compute
+                at = found.index(None)
+                while True:
+                    found[at] = compute(tokens[at])
+                    try:
+                        at = found.index(None, at + 1)
+                    except ValueError:
+                        break
+        parts[0::2] = decoded  # (the texts replace the bytes)
+        parts[1::2] = found  # (no None left)
+        return "".join(parts)  # type: ignore[arg-type]  # (all texts now)
 
     def iter_stretch(self, data: bytes, start: int, end: int) -> Iterator[str]:
         """Decode data[start:end] (*start* a boundary, *end* as in :meth:`decode_stretch`)
@@ -478,6 +487,22 @@ def codec_differences(
     return Fixes(replace, check)
 
 
+class _ErrorState(threading.local):
+    """What the error handler of one :class:`FastDecoder` found in the chunk that the codec
+    is decoding in this thread (the codec calls the handler synchronously: one per thread)."""
+
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        #: how many times the handler ran
+        self.errors = 0
+        #: where the error before the last _DENSE_ERRORS ones was (a position in the chunk)
+        self.mark = -_DENSE_SPAN
+        #: how far the token decoder runs on in dense errors (doubles while they last)
+        self.slow = 0
+
+
 class FastDecoder:
     """Decode with a C codec, fall back to the exact :class:`TokenDecoder`; see module doc."""
 
@@ -490,21 +515,62 @@ class FastDecoder:
         self._resync: re.Pattern[bytes] = tokens.resync
         self._max_length = max_length
         self._fixes: Fixes | None = None
+        self._state = _ErrorState()
+        #: the name of this decoder's codec error handler, registered on first use
+        self.errors = f"browser_decode.{codec}"
 
     @property
     def fixes(self) -> Fixes:
         if self._fixes is None:
-            self._fixes = codec_differences(self.codec, self.tokens, self._max_length)
+            fixes = codec_differences(self.codec, self.tokens, self._max_length)
+            codecs.register_error(self.errors, self._error_handler())
+            self._fixes = fixes
         return self._fixes
+
+    def _error_handler(self) -> Callable[[UnicodeError], tuple[str, int]]:
+        """The codec error handler. The codec stopped at *exc.start*, one of its boundaries
+        and so one of the standard's (see :meth:`_chunks`): the token decoder decodes the
+        token there and the codec resumes after it. Where errors come thick and fast
+        (_DENSE_ERRORS of them in less than _DENSE_SPAN bytes: a run of invalid bytes), it
+        decodes on to just after a resynchronisation byte, further each time."""
+        state = self._state
+        tokens = self.tokens
+        match = tokens.multi.match
+        singles = tokens.singles
+        table = tokens.table
+        compute = tokens.compute
+        search = self._resync.search
+
+        def on_error(exc: UnicodeError) -> tuple[str, int]:
+            if not isinstance(exc, UnicodeDecodeError):
+                raise exc
+            data: bytes = exc.object
+            bad = exc.start
+            state.errors += 1
+            if not state.errors % _DENSE_ERRORS:
+                if bad - state.mark < _DENSE_SPAN:
+                    state.slow = slow = min(max(2 * state.slow, _MIN_SLOW), _STRETCH)
+                    found = search(data, min(bad + slow, len(data)))
+                    end = state.mark = found.end() if found else len(data)
+                    return "".join(tokens.iter_stretch(data, bad, end)), end
+                state.slow = 0
+                state.mark = bad
+            token = match(data, bad)
+            if token is None:
+                return singles[data[bad]], bad + 1
+            return table.get(token[0]) or compute(token[0]), token.end()
+
+        return on_error
 
     def _corrected(
         self, data: bytes, view: memoryview, start: int, end: int, text: str
     ) -> Iterator[str]:
-        """*text*, the codec's decoding of data[start:end], corrected, where :meth:`Fixes.apply`
-        found a sequence that the codec decodes to a character it also gives for sequences
-        the standard agrees on. Where such a sequence starts at a boundary of the codec (the
-        codec decodes the bytes before it), it is a character: the token decoder decodes it
-        and the codec goes on after it; elsewhere it is inside another character."""
+        """*text*, the codec's decoding of data[start:end] (without errors), corrected, where
+        :meth:`Fixes.apply` found a sequence that the codec decodes to a character it also
+        gives for sequences the standard agrees on. Where such a sequence starts at a
+        boundary of the codec (the codec decodes the bytes before it), it is a character:
+        the token decoder decodes it and the codec goes on after it; elsewhere it is inside
+        another character."""
         fixes = self.fixes
         decode = self._decode
         found_from = start
@@ -529,59 +595,46 @@ class FastDecoder:
             text = decode(view[start:end])[0]
 
     def __call__(self, data: bytes) -> str:
-        n = len(data)
-        view = memoryview(data)
+        self.fixes  # noqa: B018  # (first use: compare the codec, register the handler)
+        return "".join(self._chunks(data, memoryview(data), 0, len(data), _CHUNK))
+
+    def _chunks(
+        self, data: bytes, view: memoryview, pos: int, end: int, size: int
+    ) -> Iterator[str]:
+        """Decode data[pos:end] (*pos* a boundary, *end* as in
+        :meth:`TokenDecoder.decode_stretch`) in chunks of about *size* bytes.
+
+        pos is a boundary for both decoders (0, or just after a resynchronisation byte). The
+        codec takes chunks that end at one too, so that a correction redoes at most one
+        chunk. Where it finds an error, it has stopped at one of its character boundaries,
+        which is one of the standard's as long as it has not decoded a sequence of
+        Fixes.check (every other sequence it accepts is a whole number of the standard's
+        tokens): the error handler decodes the token there. The token decoder never
+        outputs a character of Fixes.replace (the test-suite checks every table entry and
+        long token), so the chunk's text is corrected as a whole. Where a sequence of
+        Fixes.check is in a chunk, the chunk is decoded again: without errors, by
+        :meth:`_corrected`; with errors, in chunks of _MIN_CHUNK bytes, and those by the
+        token decoder.
+        """
         decode = self._decode
         fixes = self.fixes
-        tokens = self.tokens
+        errors = self.errors
+        state = self._state
         resync = self._resync
-        parts: list[str] = []
-        pos = 0
-        slow = _MIN_SLOW
-        chunk = _CHUNK
-        while pos < n:
-            # pos is a boundary for both decoders (0, or just after a resynchronisation
-            # byte). The codec takes chunks that end at one too, so that a correction
-            # redoes at most one chunk. An error throws the codec's work on the chunk
-            # away (the bytes before it are decoded again), so after one the chunks
-            # shrink, and they grow back while they decode cleanly.
-            cut = n
-            if n - pos > 2 * chunk:
-                found = resync.search(data, pos + chunk)
-                cut = found.end() if found else n
-            try:
-                text: str | None = decode(view[pos:cut])[0]
-            except UnicodeDecodeError as exc:
-                bad = pos + exc.start
-                chunk = max(chunk // 4, _MIN_CHUNK)
+        while pos < end:
+            cut = end
+            if end - pos > 2 * size:
+                found = resync.search(data, pos + size, end)
+                cut = found.end() if found else end
+            state.reset()
+            text: str = decode(view[pos:cut], errors)[0]
+            fixed = fixes.apply(text, data, pos, cut)
+            if fixed is not None:
+                yield fixed
+            elif not state.errors:
+                yield from self._corrected(data, view, pos, cut, text)
+            elif size > _MIN_CHUNK:
+                yield from self._chunks(data, view, pos, cut, _MIN_CHUNK)
             else:
-                chunk = min(chunk * 2, _CHUNK)
-                fixed = fixes.apply(text, data, pos, cut)  # type: ignore[arg-type]
-                if fixed is None:
-                    parts.extend(self._corrected(data, view, pos, cut, text))  # type: ignore[arg-type]
-                else:
-                    parts.append(fixed)
-                pos = cut
-                continue
-            text = fixes.apply(decode(view[pos:bad])[0], data, pos, bad) if bad > pos else ""
-            # The codec stopped at one of its boundaries, which is one of the standard's when
-            # its text needed no token decoding. An isolated error: the token decoder decodes
-            # the one token there, after which both decoders are at a boundary. Errors that
-            # come thick and fast (random bytes): it runs on to just after a
-            # resynchronisation byte, further each time.
-            if text is not None and bad - pos >= _MIN_SLOW:
-                slow = 0
-                parts.append(text)
-                token, pos = tokens.token_at(data, bad)
-                parts.append(token)
-                continue
-            slow = min(max(2 * slow, _MIN_SLOW), _STRETCH)
-            found = resync.search(data, min(bad + slow, n))
-            stop = found.end() if found else n
-            if text is None:
-                parts.extend(tokens.iter_stretch(data, pos, stop))
-            else:
-                parts.append(text)
-                parts.extend(tokens.iter_stretch(data, bad, stop))
-            pos = stop
-        return "".join(parts)
+                yield from self.tokens.iter_stretch(data, pos, cut)
+            pos = cut
