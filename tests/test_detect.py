@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from browser_decode import Source, decode_html, get_encoding
 from browser_decode._detect import default, detect, valid_utf8
 from browser_decode._detect._hints import LOCALE_ENCODINGS, TLD_ENCODINGS, tld_encoding, tld_of
-from browser_decode._detect._models import LATIN, MULTI_BYTE, SINGLE_BYTE
+from browser_decode._detect._models import LATIN, MULTI_BYTE, SINGLE_BYTE, context_classes
 from browser_decode._detect._rank import rank_candidates
 from browser_decode._detect._sample import WHOLE, high_bytes, sample, trim
 from browser_decode._labels import NAMES
@@ -418,3 +418,51 @@ def test_valid_utf8_with_non_ascii_is_not_taken_for_utf16() -> None:
     body = "0\x00\x80".encode()
     hint = valid_utf8(body)
     assert hint is not None and hint.encoding.name == "UTF-8"
+
+
+# -- shortcuts of the ranking: the same scores as the plain computation ------------------------
+
+_WINDOW_PIECES = [b"Word", b"word", b"e", b"B", b"7", b" ", b"  ", b"<p>", b"-", b"\xe9", b"\xc9",
+                  b"\xe0\xe8", b"\xa0", b"\xb7", b"\x80", b"\xcc", b"\xf0\xf1\xf2", b"\x00",
+                  b"x" * 40, b"lorem ipsum dolor " * 3]  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_WINDOW_PIECES), max_size=60).map(b"".join), st.floats(0.5, 4))
+def test_context_on_the_bytes_near_high_ones_is_context_on_all(around: bytes, scale: float) -> None:
+    """_rank._window keeps only the bytes at most two away from a byte 0x80-0xFF (where they
+    are sparse) and lowers the baseline: every encoding's context penalty stays the same."""
+    from browser_decode._detect._rank import _ASCII_CASES, _context, _window
+
+    high = len(high_bytes(around))
+    plain = (around, scale, around.translate(_ASCII_CASES).count(b"lu"))
+    window = _window(around, scale, high)
+    for name in SINGLE_BYTE:
+        # as the penalty was first written: the script branch when the classes hold "a"
+        want = _context(name, *plain, b"a" in around.translate(context_classes(name)))
+        assert _context(name, *window) == want, name
+
+
+def test_context_window_is_cut_where_high_bytes_are_sparse() -> None:
+    from browser_decode._detect._rank import _window
+
+    around = b"Some ASCII words, AND capitals: 3D " * 20 + b"caf\xe9 BAR " + b"more words " * 20
+    near, _, _, _ = _window(around, 1.0, 1)
+    assert near == b"af\xe9 B"
+
+
+@pytest.mark.parametrize("codec", sorted({codec for codec, _ in MULTI_BYTE.values()}))
+def test_decode_with_few_errors_stops_early_but_agrees(codec: str) -> None:
+    """The error budget gives what decoding with "replace" and counting U+FFFD gives."""
+    from browser_decode._detect._rank import _decode_with_few_errors
+
+    rng = random.Random(codec)
+    # gb18030 decodes 84 31 A4 37 to U+FFFD itself: counted, though not an error
+    inputs = [b"\x841\xa47" * 3, b"", b"abc"]
+    inputs += [bytes(rng.randrange(256) for _ in range(rng.randrange(0, 200))) for _ in range(300)]
+    inputs += ["漢字かな한국어".encode(codec, "ignore") * 5 + b"\xff" * n for n in range(5)]
+    for data in inputs:
+        for limit in (0, 1, 2, 5, 50):
+            text = data.decode(codec, "replace")
+            want = text if text.count("\ufffd") <= limit else None
+            assert _decode_with_few_errors(data, codec, limit) == want, (data, limit)

@@ -9,8 +9,10 @@ far (branch and bound), which keeps the cost to a few dozen vector sums.
 
 from __future__ import annotations
 
+import codecs
 import math
 import re
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from operator import itemgetter, mul
@@ -61,6 +63,7 @@ _ASCII_LOWER: Final = bytes(b + 0x20 if 0x41 <= b <= 0x5A else b for b in range(
 _NOT_ASCII_LETTERS: Final = bytes(
     b for b in range(256) if not (0x41 <= b <= 0x5A or 0x61 <= b <= 0x7A)
 )
+_NOT_ASCII_ALNUM: Final = bytes(b for b in range(256) if not (b < 0x80 and chr(b).isalnum()))
 _HIGH_PAIRS: Final = bytes(0x20 if b < 0x80 else ord("h") for b in range(256))
 
 
@@ -97,7 +100,7 @@ def rank_candidates(data: bytes, high: bytes, hinted: dict[str, Encoding]) -> li
         around, scale = contexts(data, high, words)
         letters = words.translate(_ASCII_LOWER, _NOT_ASCII_LETTERS)
         ascii_counts = [letters.count(c) for c in range(ord("a"), ord("z") + 1)]
-    window = around, scale, around.translate(_ASCII_CASES).count(b"lu")
+    window: tuple[bytes, float, int, bool] | None = None
     by_weights: dict[tuple[float, ...], float] = {}
     by_language: dict[str, float] = {}
 
@@ -125,7 +128,8 @@ def rank_candidates(data: bytes, high: bytes, hinted: dict[str, Encoding]) -> li
             # a cheap look at the first non-ASCII bytes rules most candidates out
             if probe.decode(codec, "replace").count("\ufffd") > 2 + len(probe) // 64:
                 continue
-            text = _decode_with_few_errors(data, codec, limit)
+            # (the ASCII bytes before the first other one decode alike, without errors)
+            text = _decode_with_few_errors(data[first:], codec, limit)
             if text is None:
                 continue
             chars = _ASCII_RUNS.sub("", text)
@@ -178,6 +182,8 @@ def rank_candidates(data: bytes, high: bytes, hinted: dict[str, Encoding]) -> li
         # encodings that class the present bytes alike get the same penalties
         key = present.translate(context_classes(name))
         if key not in penalties:
+            if window is None:
+                window = _window(around, scale, len(high))
             penalties[key] = _context(name, *window)
         score = best + _prior(name, hinted) + penalties[key]
         ranked.append(bound._replace(score=score))
@@ -186,18 +192,57 @@ def rank_candidates(data: bytes, high: bytes, hinted: dict[str, Encoding]) -> li
     return ranked
 
 
-def _context(name: str, window: bytes, scale: float, baseline: int) -> float:
+#: A run of bytes 0x80-0xFF, and more such runs at most four bytes apart.
+_HIGH_RUNS: Final = re.compile(rb"[\x80-\xff](?:[\x00-\x7f]{0,4}[\x80-\xff])*")
+#: ``bytes.translate`` table: ASCII as every Latin encoding's ``context_classes`` has it.
+_LATIN_ASCII_CLASSES: Final = bytes(
+    ord("u") if 0x41 <= b <= 0x5A else ord("l") if b < 0x80 and chr(b).isalnum() else 0x20
+    for b in range(256)
+)
+
+
+def _window(around: bytes, scale: float, high: int) -> tuple[bytes, float, int, bool]:
+    """The arguments of :func:`_context` after the name: the bytes it counts in, *scale*,
+    the baseline of case switches, and whether *around* holds an ASCII letter or digit.
+
+    Where the *high* bytes 0x80-0xFF are sparse in *around*, only the bytes at most two
+    bytes away from one of them (the pieces joined by NUL), which every encoding then
+    counts in, instead of all: every pattern :func:`_context` counts has at most three
+    bytes, and all but ``lu`` need a class that only a byte 0x80-0xFF has (``a`` is an
+    ASCII class only where ``l`` and ``u`` are not), so each occurrence lies in one piece.
+    A piece begins and ends with two ASCII bytes (but at the ends of *around*), and NUL is
+    a space in every class table: no pattern spans two pieces. A Latin encoding counts
+    ``lu`` beyond the baseline, the case switches of ASCII letters in all of *around*
+    (``lu`` between two ASCII characters, a digit and a capital included, counts there
+    otherwise): the baseline is lowered by those left out. And whether an encoding's
+    classes hold ``a`` is decided on all of *around*.
+    """
+    baseline = around.translate(_ASCII_CASES).count(b"lu")
+    alnum = len(around.translate(None, _NOT_ASCII_ALNUM)) > 0
+    if len(around) <= 8 * high:
+        return around, scale, baseline, alnum
+    near = b"\x00".join(
+        [around[max(run.start() - 2, 0) : run.end() + 2] for run in _HIGH_RUNS.finditer(around)]
+    )
+    left_out = around.translate(_LATIN_ASCII_CLASSES).count(b"lu")
+    left_out -= near.translate(_LATIN_ASCII_CLASSES).count(b"lu")
+    return near, scale, baseline - left_out, alnum
+
+
+def _context(name: str, window: bytes, scale: float, baseline: int, alnum: bool) -> float:
     """Penalties for letter cases switching mid-word and for scripts mixing.
 
     *window* holds the non-ASCII bytes with their neighbours, each counting
-    for *scale* of them; *baseline* is its count of case switches in ASCII.
+    for *scale* of them; *baseline* is its count of case switches in ASCII;
+    *alnum*: whether it holds an ASCII letter or digit (see :func:`_window`).
     """
-    classes = window.translate(context_classes(name))
+    table = context_classes(name)
+    classes = window.translate(table)
     penalty = classes.count(b" m") * STRAY_MARK if b"m" in classes else 0.0
     if b"s" in classes:
         inside = sum(classes.count(p) for p in (b"lsl", b"usl", b"lsu", b"usu", b"asa"))
         penalty += inside * SYMBOL_IN_WORD
-    if b"a" in classes:  # a non-Latin script: ASCII letters are not its own
+    if alnum and table[0x61] == 0x61:  # a non-Latin script: ASCII letters are not its own
         mixed = sum(classes.count(pair) for pair in (b"al", b"la", b"au", b"ua"))
         switches = sum(classes.count(words) for words in (b"a l", b"l a", b"a u", b"u a"))
         penalty += switches * SCRIPT_SWITCH
@@ -206,12 +251,43 @@ def _context(name: str, window: bytes, scale: float, baseline: int) -> float:
     return (penalty + (classes.count(b"lu") - baseline) * CASE_SWITCH) * scale
 
 
+class _ErrorBudget(threading.local):
+    """How many more errors the decoding under way in this thread may meet."""
+
+    left = 0
+
+
+class _TooManyErrors(Exception):
+    pass
+
+
+_BUDGET: Final = _ErrorBudget()
+_ERRORS: Final = "browser_decode.detect"
+
+
+def _spend(exc: UnicodeError) -> tuple[str, int]:
+    """The codec error handler of :func:`_decode_with_few_errors`: "replace", until the
+    budget is spent."""
+    if not isinstance(exc, UnicodeDecodeError):
+        raise exc
+    _BUDGET.left -= 1
+    if _BUDGET.left < 0:
+        raise _TooManyErrors
+    return "\ufffd", exc.end
+
+
 def _decode_with_few_errors(data: bytes, codec: str, limit: int) -> str | None:
-    """*data* decoded by *codec* when it has at most *limit* errors, else ``None``."""
+    """*data* decoded by *codec* (errors replaced) when it holds at most *limit* U+FFFD,
+    else ``None``: a decoding stops at the error after the *limit*-th one."""
     try:
-        return data.decode(codec)
-    except UnicodeDecodeError:
-        text = data.decode(codec, "replace")
+        codecs.lookup_error(_ERRORS)
+    except LookupError:
+        codecs.register_error(_ERRORS, _spend)
+    _BUDGET.left = limit
+    try:
+        text = data.decode(codec, _ERRORS)
+    except _TooManyErrors:
+        return None
     return text if text.count("\ufffd") <= limit else None
 
 
