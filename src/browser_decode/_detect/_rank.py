@@ -13,7 +13,6 @@ import codecs
 import math
 import re
 import threading
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from operator import itemgetter, mul
 from typing import Final, NamedTuple
@@ -75,7 +74,7 @@ class _Ranked(NamedTuple):
 
 def _histogram(values: bytes) -> tuple[list[int], Callable[[Sequence[float]], Iterable[float]]]:
     """The counts of the distinct bytes 0x80-0xFF in *values*, and a getter of their weights."""
-    histogram = sorted(Counter(values).items())
+    histogram = [(byte, values.count(byte)) for byte in sorted(set(values))]  # (C speed)
     counts = [n for _, n in histogram]
     offsets = [b - 0x80 for b, _ in histogram]
     if len(offsets) == 1:
