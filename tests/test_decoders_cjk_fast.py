@@ -258,12 +258,14 @@ def test_differing_sequence_in_a_chunk_with_errors(name: str, differing: bytes) 
 
 
 def test_error_handlers_are_registered_under_their_names() -> None:
+    _iso_2022_jp.decode(b"\x1b$B0!\x1b(B")
+    names = [decoder.errors for decoder in FAST_DECODERS.values()] + [_iso_2022_jp._ERRORS]
     for decoder in FAST_DECODERS.values():
         decoder(b"\xff")
-        handler = codecs.lookup_error(decoder.errors)
-        with pytest.raises(UnicodeEncodeError):  # a decoding handler only
-            "\udc80".encode("ascii", decoder.errors)
-        assert callable(handler)
+    for name in names:
+        assert callable(codecs.lookup_error(name))
+        with pytest.raises(UnicodeEncodeError):  # decoding handlers only
+            "\udc80".encode("ascii", name)
 
 
 def test_fast_decoders_are_thread_safe() -> None:

@@ -264,15 +264,12 @@ def _on_error(exc: UnicodeError) -> tuple[str, int]:
     - 0x21) x 94 + byte - 0x21. Let codePoint be ... index jis0208. If codePoint is null,
     then return error." A pair it does not know is decoded here; anything else is not
     simple."""
-    if isinstance(exc, UnicodeDecodeError):
-        data: bytes = exc.object
-        start = exc.start
-        if (
-            start + 1 < len(data)
-            and 0x21 <= data[start] <= 0x7E
-            and 0x21 <= data[start + 1] <= 0x7E
-        ):
-            return _jis0208(data[start], data[start + 1]) or "\ufffd", start + 2
+    if not isinstance(exc, UnicodeDecodeError):
+        raise exc
+    data: bytes = exc.object
+    start = exc.start
+    if start + 1 < len(data) and 0x21 <= data[start] <= 0x7E and 0x21 <= data[start + 1] <= 0x7E:
+        return _jis0208(data[start], data[start + 1]) or "\ufffd", start + 2
     raise _NotSimple
 
 
