@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import codecs
 import random
+import sys
 from collections.abc import Callable
 from types import ModuleType
 
@@ -325,6 +326,8 @@ def test_iso_2022_jp_fast_path_fixes_come_from_the_codec() -> None:
         b"\x1b(B\x1b$B!!",
         b"\x1b(J\x1b(B",
         b"\x1b$B!\n!\x1b(B",  # a control byte in a JIS X 0208 run (the codec passes it)
+        b"\x1b$B!!\n!!\x1b(B",  # the same between two pairs: no pair error to catch it
+        b"\x1b$B\t!!\r\n\x1b(B",
         b"\x1b$B! !\x1b(B",
         b"\x1b$B!!!\x1b(B",  # an odd run: a leading byte meets ESC
         b"\x1b$B!\xa1\x1b(B",
@@ -353,6 +356,20 @@ def test_iso_2022_jp_fast_path_declines_what_the_codec_gets_wrong(change: bytes)
         tail = iso_2022_jp_text(rng, rng.randrange(0, 5))
         for data in (head + change, head + change + tail, change + tail, change):
             assert fast("ISO-2022-JP")(data) == _iso_2022_jp.reference_decode(data), data
+
+
+def test_iso_2022_jp_shape_is_the_same_without_possessive_quantifiers() -> None:
+    """Python 3.10 has no possessive quantifiers: its expression accepts the same inputs."""
+    plain = _iso_2022_jp._encoder_shape(b"")
+    if sys.version_info < (3, 11):
+        assert _iso_2022_jp._ENCODER_SHAPE.pattern == plain.pattern
+    rng = random.Random("iso-shape")
+    for _ in range(300):
+        data = iso_2022_jp_text(rng, rng.randrange(0, 20))
+        cut = rng.randrange(len(data) + 1)
+        for sample in (data, data[:cut], data[:cut] + random_bytes(rng, 8) + data[cut:]):
+            want = plain.fullmatch(sample) is not None
+            assert (_iso_2022_jp._ENCODER_SHAPE.fullmatch(sample) is not None) == want, sample
 
 
 ISO_2022_JP_PIECES = [b"\x1b$B", b"\x1b(B", b"\x1b(J", b"\x1b$@", b"\x1b(I", b"\x1b", b"!!",
@@ -385,3 +402,101 @@ def test_token_decoder_never_outputs_a_replaced_character(name: str) -> None:
     if name == "gb18030":
         assert not replaced
     assert [text for text in outputs if replaced & set(text)] == []
+
+
+# -- differing sequences found in the bytes (Big5's in_bytes mode) -------------------------------
+
+
+def differing_pieces(name: str) -> list[bytes]:
+    """The sequences the codec gets wrong, their characters from agreeing sequences, each
+    inside another character (a leading byte before it, or its last byte a leading one),
+    and what surrounds them in pages: ASCII, tags, quotes, the low bytes of the suspects."""
+    fixes = FAST_DECODERS[name].fixes
+    pieces = list(fixes.sequences)
+    pieces += [b"\xa1\xfe", b"\xa2\x40", b"~"]  # agreeing: U+FF0F, U+FF3C, ~
+    for seq in fixes.sequences:
+        pieces += [b"\xa4" + seq, seq[:1], seq[1:], seq + b"\xa4"]
+    pieces += [b"<", b">", b'"', b"d", b"E", b"N", b"A", b"B", b" ", b"\n", b"\xa4\xa1"]
+    pieces += [b"\xa4\xa2", b"\xb0\xa1", b"\x8f", b"\x8f\xa2"]
+    return pieces
+
+
+@pytest.mark.parametrize("name", ["Big5", "EUC-JP"])
+def test_differing_sequences_everywhere(name: str) -> None:
+    """Every differing sequence at a boundary and inside characters, next to ASCII and
+    tags, at chunk edges (the chunks are about 16 KiB), with and without errors in the same
+    chunk (then the chunk is decoded in pieces up to the error, and as before from there)."""
+    module = MODULES[name]
+    rng = random.Random(f"differing-{name}")
+    pieces = differing_pieces(name)
+    filler = valid_text(name, rng, 9000)
+    for round_ in range(12):
+        out = []
+        size = 0
+        while size < 40000:
+            if rng.random() < 0.3:
+                piece = filler[: rng.randrange(1, 4000)]
+            else:
+                piece = b"".join(rng.choices(pieces, k=rng.randrange(1, 6)))
+            if round_ % 3 == 1 and rng.random() < 0.05:
+                piece += rng.choice([b"\xff", b"\x80", b"\xa1\x30", b"\xa4 "])
+            out.append(piece)
+            size += len(piece)
+        data = b"".join(out)
+        # and the same bytes cut so that a sequence straddles or ends a chunk, and the input
+        for edge in (0, 16384, 16385, 32767):
+            sample = data[: edge + rng.randrange(-3, 4)] if edge else data
+            assert fast(name)(sample) == module.reference_decode(sample), (round_, edge)
+
+
+def test_big5_suspects_after_tags_and_in_characters() -> None:
+    """Each big5hkscs suspect right after '<', '"', 'd' (their low bytes), alone, and its
+    bytes inside two other characters, in long text."""
+    rng = random.Random("big5-suspects")
+    text = valid_text("Big5", rng, 20000)
+    for seq in _big5.FAST.fixes.sequences:
+        for around in (b"<%s>", b'"%s"', b"d%s", b"%s", b"\xa4%s\xa4", b"\xa4%s", b"<\xa4%s"):
+            piece = around % seq
+            data = text[:16380] + piece + text[16380:] + piece
+            assert fast("Big5")(data) == _big5.reference_decode(data), piece
+            assert fast("Big5")(piece) == _big5.reference_decode(piece), piece
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    data=st.lists(
+        st.sampled_from([*differing_pieces("Big5"), b"\xff", b"\x80", b"\xa1\x30"]), max_size=30
+    ).map(b"".join)
+)
+def test_hypothesis_big5_differing_sequences(data: bytes) -> None:
+    assert fast("Big5")(data) == _big5.reference_decode(data)
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.lists(st.sampled_from([b"\xa1", b"\xa2", b"E", b"\xa1\xa1", b"x"]), max_size=40))
+def test_fixes_locate_finds_every_start(data: list[bytes]) -> None:
+    """Fixes.locate finds each start of each sequence, overlapping ones included, within
+    the bounds given."""
+    fixes = _multibyte.Fixes({}, {}, (b"\xa1\xa1", b"\xa1\xa1\xa1", b"\xa1E", b"\xa2E"))
+    joined = b"".join(data)
+    for start, end in ((0, len(joined)), (1, len(joined) - 1)):
+        want = [
+            at
+            for at in range(max(start, 0), max(end, 0))
+            if any(joined.startswith(seq, at, end) for seq in fixes.sequences)
+        ]
+        assert fixes.locate(joined, start, end) == want
+
+
+def test_fixes_replace_chained_and_many() -> None:
+    """The two Fixes.replace paths no current decoder needs: replacements that are
+    themselves replaced (Python's gb18030 swaps U+1E3F and U+E7C7 against the standard)
+    are made in one pass, and more than 64 suspects are looked for by one character class."""
+    swap = _multibyte.Fixes({"\u1e3f": "\ue7c7", "\ue7c7": "\u1e3f"}, {})
+    assert swap.chained
+    assert swap.replace_only("a\u1e3fb\ue7c7c\u1e3f") == "a\ue7c7b\u1e3fc\ue7c7"
+    assert swap.replace_only("a\u1e3f") == "a\ue7c7"
+    many = _multibyte.Fixes({chr(0x4E00 + i): chr(0x5000 + i) for i in range(70)}, {})
+    assert many.any_char is not None
+    assert many.apply("x\u4e01y\u4e45", b"", 0, 0) == "x\u5001y\u5045"
+    assert many.apply("nothing to fix", b"", 0, 0) == "nothing to fix"
