@@ -350,6 +350,50 @@ def leading_byte_tokens(code_points: PointerLookup, resync: bytes) -> TokenDecod
 # -- 3. the fast path ---------------------------------------------------------------------------
 
 
+class SequenceFinder:
+    """Finds where any of some byte sequences start, each position once, overlapping
+    occurrences included.
+
+    One regular expression per first byte: then it is a literal prefix, which sre looks for
+    in a tight loop, about 2.5 times faster than ``bytes.find`` of a two-byte string on
+    Python 3.11 (one pattern with several first bytes starts with a character set, which
+    sre tests byte by byte about ten times slower). The rest of the sequences (sre turns
+    single bytes into a character set) is matched where it stops. Before the expressions,
+    memchr rules out data without any of the first bytes (EUC-JP's 0x8F): nearly free."""
+
+    def __init__(self, sequences: Iterable[bytes]) -> None:
+        groups: dict[bytes, list[bytes]] = {}
+        for seq in sorted(set(sequences)):
+            groups.setdefault(seq[:1], []).append(seq)
+        self._firsts = tuple(groups)
+        locators = []
+        for first, seqs in groups.items():
+            rests = b"|".join(re.escape(seq[1:]) for seq in seqs)
+            # finditer's matches do not overlap: exact only if no match can begin inside
+            # another one (else each search starts one byte after the last match).
+            overlaps = any(first in seq[1:] for seq in seqs)
+            locators.append((re.compile(re.escape(first) + b"(?:" + rests + b")"), overlaps))
+        self._locators = tuple(locators)
+
+    def locate(self, data: bytes, start: int, end: int) -> list[int]:
+        """Where the sequences start in data[start:end], sorted."""
+        find = data.find
+        found: list[int] = []
+        for first, (pattern, overlaps) in zip(self._firsts, self._locators, strict=True):
+            if find(first, start, end) < 0:
+                continue
+            if not overlaps:
+                found += [match.start() for match in pattern.finditer(data, start, end)]
+                continue
+            match = pattern.search(data, start, end)
+            while match is not None:
+                found.append(match.start())
+                match = pattern.search(data, match.start() + 1, end)
+        if len(self._locators) > 1:
+            found.sort()
+        return found
+
+
 @dataclass
 class Fixes:
     """What to correct in text decoded by the C codec."""
@@ -367,17 +411,12 @@ class Fixes:
     any_char: Callable[[str], re.Match[str] | None] | None = field(init=False)
     #: the sequences of :attr:`check`, each with its character, longest first
     check_seqs: tuple[tuple[bytes, str], ...] = field(init=False, repr=False)
-    #: finds any of :attr:`check_seqs` in the bytes (None if there are none)
-    _check_search: Callable[[bytes, int, int], re.Match[bytes] | None] | None = field(
-        init=False, repr=False
-    )
-    #: the first bytes of :attr:`check_seqs`, one by one
-    _check_firsts: tuple[bytes, ...] = field(init=False, repr=False)
     #: every sequence where the codec and the standard differ (the sequences of
     #: :attr:`check` and those the codec decodes to a character of :attr:`replace`), for
     #: :meth:`locate`; empty if not known.
     sequences: tuple[bytes, ...] = ()
-    _locators: tuple[tuple[re.Pattern[bytes], bool], ...] = field(init=False, repr=False)
+    _check_finder: SequenceFinder = field(init=False, repr=False)
+    _finder: SequenceFinder = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         # ``char in text`` is a fast search (much faster than a regex character class),
@@ -395,59 +434,27 @@ class Fixes:
         # The sequences of check are looked for in the bytes before their characters in
         # the text: ``char in text`` runs memchr on the character's low byte, and for a
         # character such as U+FF3C (low byte 0x3C, '<') stops at every tag, so it costs
-        # about as much as a regex over the bytes, which finds all the sequences at once.
-        # A regex with a literal first byte (sre factors out the common prefix of the
-        # alternatives: A2 41|A2 42 is A2 [AB]) runs a tight loop on that byte, about 2.5
-        # times faster than ``bytes.find`` of a two-byte string on Python 3.11. Before it,
-        # memchr rules out a chunk without any of the first bytes (EUC-JP's 0x8F): free.
+        # about as much as a search of the bytes, which finds all the sequences at once.
         seqs = sorted(
             {(seq, char) for char, found in self.check.items() for seq in found},
             key=lambda pair: (-len(pair[0]), pair),
         )
         self.check_seqs = tuple(seqs)
-        self._check_search = (
-            re.compile(b"|".join(re.escape(seq) for seq, _ in seqs)).search if seqs else None
-        )
-        self._check_firsts = tuple(sorted({seq[:1] for seq, _ in seqs}))
+        self._check_finder = SequenceFinder(seq for seq, _ in seqs)
         self.sequences = tuple(sorted(set(self.sequences)))
-        groups: dict[bytes, list[bytes]] = {}
-        for seq in self.sequences:
-            groups.setdefault(seq[:1], []).append(seq[1:])
-        # One regex per first byte: then it is a literal prefix, which sre looks for in a
-        # tight loop (one pattern with several first bytes starts with a character set,
-        # which sre tests byte by byte about ten times slower). The rest of the sequences
-        # (sre turns single bytes into a character set) is matched where it stops.
-        locators = []
-        for first, rests in sorted(groups.items()):
-            pattern = re.escape(first) + b"(?:" + b"|".join(map(re.escape, rests)) + b")"
-            # finditer's matches do not overlap: exact only if no match can begin inside
-            # another one (else each search starts one byte after the last match).
-            overlaps = any(first in seq[1:] for seq in self.sequences if seq[:1] == first)
-            locators.append((re.compile(pattern), overlaps))
-        self._locators = tuple(locators)
+        self._finder = SequenceFinder(self.sequences)
 
     def locate(self, data: bytes, start: int, end: int) -> list[int]:
         """Where the sequences of :attr:`sequences` start in data[start:end]
         (sorted; a position may be inside a character, not at its start)."""
-        found: list[int] = []
-        for pattern, overlaps in self._locators:
-            if not overlaps:
-                found += [match.start() for match in pattern.finditer(data, start, end)]
-                continue
-            match = pattern.search(data, start, end)
-            while match is not None:
-                found.append(match.start())
-                match = pattern.search(data, match.start() + 1, end)
-        if len(self._locators) > 1:
-            found.sort()
-        return found
+        return self._finder.locate(data, start, end)
 
     def apply(self, text: str, data: bytes, start: int, end: int) -> str | None:
         """*text* (the codec's decoding of data[start:end]) corrected, or None if the
         token decoder must decode that stretch instead."""
         if self.any_char is not None and self.any_char(text) is None:
             return text
-        if self._check_search is not None and self._differs(text, data, start, end):
+        if self.check_seqs and self._differs(text, data, start, end):
             return None
         return self.replace_only(text)
 
@@ -455,19 +462,11 @@ class Fixes:
         """Whether data[start:end] holds one of the sequences of :attr:`check` and *text*
         the character the codec decodes it to (else the codec has not decoded it: it is
         inside another sequence, or the error handler took it)."""
-        find = data.find
-        if all(find(first, start, end) < 0 for first in self._check_firsts):
-            return False
-        assert self._check_search is not None
-        search = self._check_search
-        hit = search(data, start, end)
-        while hit is not None:
-            at = hit.start()
-            # (every sequence that starts there: the regex reports one of them)
+        for at in self._check_finder.locate(data, start, end):
+            # (every sequence that starts there)
             for seq, char in self.check_seqs:
                 if data.startswith(seq, at, end) and char in text:
                     return True
-            hit = search(data, at + 1, end)
         return False
 
     def replace_only(self, text: str) -> str:
@@ -607,8 +606,9 @@ class FastDecoder:
         """
         assert tokens.resync is not None
         self.codec = codec
-        self._decode = codecs.lookup(codec).decode
-        self._incremental = codecs.lookup(codec).incrementaldecoder
+        info = codecs.lookup(codec)
+        self._decode = info.decode
+        self._incremental = info.incrementaldecoder
         self._in_bytes = in_bytes
         self.tokens = tokens
         self._resync: re.Pattern[bytes] = tokens.resync
