@@ -50,6 +50,15 @@ def fast(name: str) -> Callable[[bytes], str]:
     return DECODERS[name]
 
 
+@pytest.fixture(params=["whole", "pieces"])
+def piece_size(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Inputs of more than 2 MiB are decoded in pieces of about 1 MiB cut at
+    resynchronisation bytes; with pieces of about 1000 bytes, the long inputs of these tests
+    cross many piece boundaries."""
+    if request.param == "pieces":
+        monkeypatch.setattr(_multibyte, "_PIECE", 1000)
+
+
 def random_bytes(rng: random.Random, length: int) -> bytes:
     out = bytearray()
     while len(out) < length:
@@ -89,6 +98,7 @@ def test_seeded_random_short_inputs(name: str) -> None:
             assert module.TOKENS(data) == want, data.hex()
 
 
+@pytest.mark.usefixtures("piece_size")
 @pytest.mark.parametrize("name", sorted(MODULES))
 def test_seeded_random_long_inputs(name: str) -> None:
     """Long inputs cross the fast path's stretches (valid text, then errors, then valid)."""
@@ -116,6 +126,7 @@ def test_iso_2022_jp_parts() -> None:
     assert fast("ISO-2022-JP")(data) == _iso_2022_jp.reference_decode(data)
 
 
+@pytest.mark.usefixtures("piece_size")
 @pytest.mark.parametrize("name", sorted(set(MODULES) - {"ISO-2022-JP"}))
 def test_stretches_without_resynchronisation_bytes(name: str) -> None:
     """More than 64 KiB without a resynchronisation byte: the token decoder's lazy walk."""
@@ -180,6 +191,7 @@ def test_fixes_are_found_not_assumed() -> None:
     assert isinstance(_big5.FAST.fixes, _multibyte.Fixes)
 
 
+@pytest.mark.usefixtures("piece_size")
 @pytest.mark.parametrize(
     ("name", "same", "differing"),
     [("Big5", b"\xa1\xfe", b"\xa2\x41"), ("EUC-JP", b"~", b"\x8f\xa2\xb7")],
@@ -224,11 +236,12 @@ def valid_text(name: str, rng: random.Random, chars: int) -> bytes:
     return text.encode(CODECS.get(name, "gbk"), "ignore")
 
 
+@pytest.mark.usefixtures("piece_size")
 @pytest.mark.parametrize("name", sorted(FAST_DECODERS))
 def test_isolated_and_dense_errors_in_long_text(name: str) -> None:
     """Errors one by one (the handler decodes one token), in runs of every kind of invalid
     byte (the handler's token decoder runs on, further each time), and everywhere in
-    random bytes, inside text long enough for many chunks."""
+    random bytes, inside long text (errors dense, then sparse again, many times)."""
     module = MODULES[name]
     rng = random.Random(f"errors-{name}")
     pieces = []
@@ -246,12 +259,13 @@ def test_isolated_and_dense_errors_in_long_text(name: str) -> None:
     assert fast(name)(data) == module.reference_decode(data)
 
 
+@pytest.mark.usefixtures("piece_size")
 @pytest.mark.parametrize(
     ("name", "differing"), [("Big5", b"\xa2\x41"), ("EUC-JP", b"\x8f\xa2\xb7")]
 )
-def test_differing_sequence_in_a_chunk_with_errors(name: str, differing: bytes) -> None:
-    """A chunk holding both an error and a sequence of Fixes.check is decoded again in
-    smaller chunks (only the small one holding both goes to the token decoder)."""
+def test_patched_sequence_next_to_errors(name: str, differing: bytes) -> None:
+    """A patched sequence (Fixes.patch) right after an error and after an invalid byte that
+    is the stop byte itself (0x80): the handler tells them apart by the input as given."""
     rng = random.Random(f"check-{name}")
     text = valid_text(name, rng, 40000)
     data = text[:20000] + b" \xff" + differing + b" " + text[20000:] + b"\x80" + differing
@@ -267,6 +281,11 @@ def test_error_handlers_are_registered_under_their_names() -> None:
         assert callable(codecs.lookup_error(name))
         with pytest.raises(UnicodeEncodeError):  # decoding handlers only
             "\udc80".encode("ascii", name)
+    # Used outside our decoders, a handler decodes the codec's own input.
+    for name, decoder in FAST_DECODERS.items():
+        data = b"a\xa1\x30\x81\x30\x81\x30 b"  # (errors only: no character to replace)
+        want = MODULES[name].reference_decode(data)
+        assert data.decode(decoder.codec, decoder.errors) == want, name
 
 
 def test_fast_decoders_are_thread_safe() -> None:
@@ -314,9 +333,9 @@ def test_iso_2022_jp_fast_path_takes_encoder_output() -> None:
 
 def test_iso_2022_jp_fast_path_fixes_come_from_the_codec() -> None:
     """Python's iso2022_jp maps a few JIS X 0208 pairs elsewhere, as its euc_jp does."""
-    fixes = _iso_2022_jp._codec_fixes()
+    fixes, suspects = _iso_2022_jp._codec_fixes()
     assert fixes.replace == {char: good for char, good in _euc_jp.FAST.fixes.replace.items()}
-    assert not fixes.check
+    assert not suspects
 
 
 @pytest.mark.parametrize(
@@ -404,7 +423,7 @@ def test_token_decoder_never_outputs_a_replaced_character(name: str) -> None:
     assert [text for text in outputs if replaced & set(text)] == []
 
 
-# -- differing sequences found in the bytes (Big5's in_bytes mode) -------------------------------
+# -- differing sequences where the codec is made to stop (Fixes.patch) -------------------------
 
 
 def differing_pieces(name: str) -> list[bytes]:
@@ -421,11 +440,12 @@ def differing_pieces(name: str) -> list[bytes]:
     return pieces
 
 
+@pytest.mark.usefixtures("piece_size")
 @pytest.mark.parametrize("name", ["Big5", "EUC-JP"])
 def test_differing_sequences_everywhere(name: str) -> None:
     """Every differing sequence at a boundary and inside characters, next to ASCII and
-    tags, at chunk edges (the chunks are about 16 KiB), with and without errors in the same
-    chunk (then the chunk is decoded in pieces up to the error, and as before from there)."""
+    tags, with and without errors nearby, in long inputs and cut anywhere (a sequence
+    straddling or ending the input)."""
     module = MODULES[name]
     rng = random.Random(f"differing-{name}")
     pieces = differing_pieces(name)
@@ -443,12 +463,13 @@ def test_differing_sequences_everywhere(name: str) -> None:
             out.append(piece)
             size += len(piece)
         data = b"".join(out)
-        # and the same bytes cut so that a sequence straddles or ends a chunk, and the input
+        # and the same bytes cut at places, so that a sequence is cut off by the end of input
         for edge in (0, 16384, 16385, 32767):
             sample = data[: edge + rng.randrange(-3, 4)] if edge else data
             assert fast(name)(sample) == module.reference_decode(sample), (round_, edge)
 
 
+@pytest.mark.usefixtures("piece_size")
 def test_big5_suspects_after_tags_and_in_characters() -> None:
     """Each big5hkscs suspect right after '<', '"', 'd' (their low bytes), alone, and its
     bytes inside two other characters, in long text."""
@@ -474,29 +495,65 @@ def test_hypothesis_big5_differing_sequences(data: bytes) -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(data=st.lists(st.sampled_from([b"\xa1", b"\xa2", b"E", b"\xa1\xa1", b"x"]), max_size=40))
-def test_fixes_locate_finds_every_start(data: list[bytes]) -> None:
-    """Fixes.locate finds each start of each sequence, overlapping ones included, within
-    the bounds given."""
-    fixes = _multibyte.Fixes({}, {}, (b"\xa1\xa1", b"\xa1\xa1\xa1", b"\xa1E", b"\xa2E"))
+def test_sequence_finder_finds_every_start(data: list[bytes]) -> None:
+    """SequenceFinder.locate finds each start of each sequence, overlapping ones included,
+    within the bounds given."""
+    sequences = (b"\xa1\xa1", b"\xa1\xa1\xa1", b"\xa1E", b"\xa2E")
+    finder = _multibyte.SequenceFinder(sequences)
     joined = b"".join(data)
     for start, end in ((0, len(joined)), (1, len(joined) - 1)):
         want = [
             at
             for at in range(max(start, 0), max(end, 0))
-            if any(joined.startswith(seq, at, end) for seq in fixes.sequences)
+            if any(joined.startswith(seq, at, end) for seq in sequences)
         ]
-        assert fixes.locate(joined, start, end) == want
+        assert finder.locate(joined, start, end) == want
 
 
-def test_fixes_replace_chained_and_many() -> None:
-    """The two Fixes.replace paths no current decoder needs: replacements that are
-    themselves replaced (Python's gb18030 swaps U+1E3F and U+E7C7 against the standard)
-    are made in one pass, and more than 64 suspects are looked for by one character class."""
-    swap = _multibyte.Fixes({"\u1e3f": "\ue7c7", "\ue7c7": "\u1e3f"}, {})
-    assert swap.chained
-    assert swap.replace_only("a\u1e3fb\ue7c7c\u1e3f") == "a\ue7c7b\u1e3fc\ue7c7"
-    assert swap.replace_only("a\u1e3f") == "a\ue7c7"
-    many = _multibyte.Fixes({chr(0x4E00 + i): chr(0x5000 + i) for i in range(70)}, {})
-    assert many.any_char is not None
-    assert many.apply("x\u4e01y\u4e45", b"", 0, 0) == "x\u5001y\u5045"
-    assert many.apply("nothing to fix", b"", 0, 0) == "nothing to fix"
+@pytest.mark.parametrize("seed", range(4))
+def test_sequence_finder_sparse_then_dense(seed: int) -> None:
+    """Long inputs where a first byte is rare for a while (memchr walks to each) and then
+    frequent (sre's scan takes over), overlapping sequences included."""
+    sequences = (b"\xa1\xa1", b"\xa1\xa1\xa1", b"\xa1E", b"\xa2E")
+    finder = _multibyte.SequenceFinder(sequences)
+    rng = random.Random(seed)
+    parts = []
+    for _ in range(6):
+        gap = rng.choice([3, 40, 3000])
+        for _ in range(rng.randrange(1, 40)):
+            parts.append(b"x" * rng.randrange(gap))
+            parts.append(rng.choice([b"\xa1", b"\xa2", b"\xa1E", b"\xa1\xa1\xa1", b"\xa2E", b"E"]))
+    data = b"".join(parts)
+    want = [at for at in range(len(data)) if any(data.startswith(s, at) for s in sequences)]
+    assert finder.locate(data, 0, len(data)) == want
+    assert finder.locate(data, 5, len(data) - 5) == [
+        at
+        for at in want
+        if at >= 5 and any(data.startswith(s, at, len(data) - 5) for s in sequences)
+    ]
+
+
+def test_replacements_that_the_standard_outputs_are_patched_instead() -> None:
+    """A character the standard outputs for a differing sequence is never replaced in the
+    text (the handler gives it for a patched sequence): a swap of two characters (Python's
+    gb18030 swaps U+1E3F and U+E7C7 against the standard) is patched, and in a chain only
+    the last link is."""
+    swap = {"\u1e3f": "\ue7c7", "\ue7c7": "\u1e3f"}
+    assert _multibyte.replaceable(swap, "\ue7c7\u1e3f") == {}
+    chain = {"a": "b", "b": "c"}
+    assert _multibyte.replaceable(chain, "bc") == {"a": "b"}
+    assert _multibyte.replaceable({"\u301c": "\uff5e"}, "\uff5e") == {"\u301c": "\uff5e"}
+
+
+@pytest.mark.parametrize("name", ["Big5", "EUC-JP"])
+def test_stop_byte_is_never_part_of_a_codec_sequence(name: str) -> None:
+    """The byte written over a patched sequence's first byte makes the codec stop, alone,
+    after every leading byte and (EUC-JP) in a three-byte sequence."""
+    decoder = FAST_DECODERS[name]
+    stop = decoder.fixes.stop
+    assert stop is not None
+    decode = codecs.lookup(decoder.codec).decode
+    for lead in range(256):
+        for data in (bytes([stop]), bytes([lead, stop]), bytes([0x8F, lead, stop])):
+            with pytest.raises(UnicodeDecodeError):
+                decode(data)

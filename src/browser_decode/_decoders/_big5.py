@@ -54,6 +54,6 @@ def reference_decode(data: bytes) -> str:
 TOKENS: Final = leading_byte_tokens(_pointer_code_points, rb"[\x00-\x3f]")
 
 
-FAST: Final = FastDecoder("big5hkscs", TOKENS, in_bytes=True)
+FAST: Final = FastDecoder("big5hkscs", TOKENS, patch_all=True)
 
 DECODERS: Final[dict[str, Callable[[bytes], str]]] = {"Big5": FAST}

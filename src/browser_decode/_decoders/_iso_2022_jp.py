@@ -274,14 +274,15 @@ def _on_error(exc: UnicodeError) -> tuple[str, int]:
     raise _NotSimple
 
 
-_fixes: Fixes | None = None
+_fixes: tuple[Fixes, frozenset[str]] | None = None
 
 
-def _codec_fixes() -> Fixes:
-    """What to replace in the codec's text: every pair of bytes 0x21-0x7E in JIS X 0208
-    state, decoded by the codec and by index jis0208. A character the codec gives for a
-    pair where the standard gives another, and for nothing else (no other pair, no ASCII
-    or Roman byte), is replaced; the fast path declines text with any other differing one."""
+def _codec_fixes() -> tuple[Fixes, frozenset[str]]:
+    """What to replace in the codec's text, and the characters that make the fast path
+    decline: every pair of bytes 0x21-0x7E in JIS X 0208 state, decoded by the codec and by
+    index jis0208. A character the codec gives for a pair where the standard gives another,
+    and for nothing else (no other pair, no ASCII or Roman byte), is replaced; the fast path
+    declines text with any other differing one (there are none)."""
     global _fixes
     if _fixes is None:
         differing: dict[str, set[str]] = {}
@@ -302,9 +303,8 @@ def _codec_fixes() -> Fixes:
             for char, wants in differing.items()
             if len(wants) == 1 and char not in agreeing
         }
-        check = {char: () for char in differing if char not in replace}
         codecs.register_error(_ERRORS, _on_error)
-        _fixes = Fixes(replace, check)  # type: ignore[arg-type]
+        _fixes = Fixes(replace), frozenset(differing.keys() - replace.keys())
     return _fixes
 
 
@@ -334,14 +334,14 @@ def _simple_text(data: bytes) -> bool:
 
 def _fast(data: bytes) -> str | None:
     """The standard's decoding of *data* by the codec, or None if that is not sure."""
-    fixes = _codec_fixes()
+    fixes, suspects = _codec_fixes()
     if not _simple_text(data):
         return None
     try:
         text: str = data.decode(_CODEC, _ERRORS)
     except _NotSimple:
         return None
-    if any(char in text for char in fixes.check):
+    if any(char in text for char in suspects):
         return None
     return fixes.replace_only(text)
 

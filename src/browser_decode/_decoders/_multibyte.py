@@ -16,7 +16,7 @@ Three layers, each checked against the one before it by the test-suite:
    and ``"".join`` run this in C at several MB/s even on random bytes. Tables are built
    from the generated indexes on first use.
 
-3. **Fast path** (:class:`FastDecoder`): Python's nearest C codec decodes chunks with an
+3. **Fast path** (:class:`FastDecoder`): Python's nearest C codec decodes the input with an
    error handler of ours (``codecs.register_error``, on first use, under the name
    ``browser_decode.<codec>``). Where the codec meets an error, it has stopped at one of
    its character boundaries, which is also one of the standard's (every sequence the
@@ -25,18 +25,16 @@ Three layers, each checked against the one before it by the test-suite:
    resumes after it, keeping what it decoded before. When errors are dense, the token
    decoder runs on, in growing stretches, to a *resynchronisation byte*: a byte that is
    never the second, third or fourth byte of a sequence, so that both decoders are at a
-   boundary after it (chunks are cut at such bytes too).
+   boundary after it.
    Where the codec succeeds but disagrees with the standard (a valid sequence mapped to a
    different character, or accepted where the standard reports an error), the
    disagreement is found on first use by decoding *every* one-, two- (and for EUC-JP
    three-) byte sequence with the codec and with the token decoder
    (:func:`codec_differences`): each character the codec produces only from sequences that
    the standard decodes to one other output, context-free, is fixed by ``str.replace``;
-   for a character the codec also produces from sequences the standard agrees on, the
-   differing sequences are looked for in the chunk's bytes, and if one is there the token
-   decoder decodes that chunk instead. Where the suspect characters are slow to look for
-   (Big5's), all the differing sequences are looked for in the bytes instead, and the codec
-   decodes from one to the next, the token decoder at each (``in_bytes``).
+   at the other differing sequences the codec is made to stop: their first byte is
+   overwritten, in a copy of the input, with a byte the codec never accepts, so that its
+   error handler decodes them (from the input as given).
 """
 
 from __future__ import annotations
@@ -58,10 +56,11 @@ _STRETCH: Final = 1 << 16
 _DENSE_ERRORS: Final = 8
 _DENSE_SPAN: Final = 256
 _MIN_SLOW: Final = 64
-# The C codec decodes chunks of about this size (cut at resynchronisation bytes); a chunk
-# that needs decoding again (see FastDecoder._chunks) is redone in chunks of _MIN_CHUNK.
-_CHUNK: Final = 1 << 14
-_MIN_CHUNK: Final = 1 << 11
+# The fast path decodes inputs of more than twice this many bytes in pieces of about this
+# size (cut at resynchronisation bytes): the codec's copies of its input (for the error
+# handler, and the one with stop bytes in it) then stay small, and its output at most twice
+# the text; smaller inputs need no joining.
+_PIECE: Final = 1 << 20
 _REPLACEMENT: Final = "\ufffd"
 
 
@@ -263,13 +262,6 @@ class TokenDecoder:
                 pos = match.end()
         return "".join(out)
 
-    def token_at(self, data: bytes, pos: int) -> tuple[str, int]:
-        """The output of the token that starts at *pos* (a boundary), and where it ends."""
-        match = self.multi.match(data, pos)
-        if match is None:
-            return self.singles[data[pos]], pos + 1
-        return self.table.get(match[0]) or self.compute(match[0]), match.end()
-
     def decode_stretch(self, chunk: bytes) -> str:
         """Decode *chunk*, which ends at the end of input or just after a
         resynchronisation byte (so no token straddles its end, and ``\\Z`` in *multi*
@@ -350,6 +342,12 @@ def leading_byte_tokens(code_points: PointerLookup, resync: bytes) -> TokenDecod
 # -- 3. the fast path ---------------------------------------------------------------------------
 
 
+# SequenceFinder walks from one occurrence of a first byte to the next with memchr while
+# they are at least this many bytes apart on average (a call costs about as much as sre's
+# scan of 300 bytes); where they are denser, sre's scan takes over.
+_SPARSE: Final = 1024
+
+
 class SequenceFinder:
     """Finds where any of some byte sequences start, each position once, overlapping
     occurrences included.
@@ -358,8 +356,9 @@ class SequenceFinder:
     in a tight loop, about 2.5 times faster than ``bytes.find`` of a two-byte string on
     Python 3.11 (one pattern with several first bytes starts with a character set, which
     sre tests byte by byte about ten times slower). The rest of the sequences (sre turns
-    single bytes into a character set) is matched where it stops. Before the expressions,
-    memchr rules out data without any of the first bytes (EUC-JP's 0x8F): nearly free."""
+    single bytes into a character set) is matched where it stops. Where the first byte is
+    rare (Big5's 0xA2 in most pages, EUC-JP's 0x8F), memchr finds its occurrences many times
+    faster than that scan, and the expression is only matched at each."""
 
     def __init__(self, sequences: Iterable[bytes]) -> None:
         groups: dict[bytes, list[bytes]] = {}
@@ -380,15 +379,24 @@ class SequenceFinder:
         find = data.find
         found: list[int] = []
         for first, (pattern, overlaps) in zip(self._firsts, self._locators, strict=True):
-            if find(first, start, end) < 0:
+            # memchr from one occurrence of the first byte to the next, while they are sparse
+            match = pattern.match
+            at = find(first, start, end)
+            seen = 0
+            while at >= 0 and (seen := seen + 1) * _SPARSE < at - start + 2 * _SPARSE:
+                if match(data, at, end):
+                    found.append(at)
+                at = find(first, at + 1, end)
+            if at < 0:
                 continue
+            # then sre's scan
             if not overlaps:
-                found += [match.start() for match in pattern.finditer(data, start, end)]
+                found += [hit.start() for hit in pattern.finditer(data, at, end)]
                 continue
-            match = pattern.search(data, start, end)
-            while match is not None:
-                found.append(match.start())
-                match = pattern.search(data, match.start() + 1, end)
+            hit = pattern.search(data, at, end)
+            while hit is not None:
+                found.append(hit.start())
+                hit = pattern.search(data, hit.start() + 1, end)
         if len(self._locators) > 1:
             found.sort()
         return found
@@ -396,99 +404,40 @@ class SequenceFinder:
 
 @dataclass
 class Fixes:
-    """What to correct in text decoded by the C codec."""
+    """How the fast path corrects its C codec, as :func:`codec_differences` found it."""
 
-    #: codec character -> the standard's output, for characters that the codec produces
-    #: only from sequences that the standard decodes (context-free) to that output.
+    #: codec character -> the standard's output, for the characters that the codec produces
+    #: only from sequences that the standard decodes, context-free, to that output: they
+    #: are replaced in the codec's text.
     replace: dict[str, str]
-    #: codec character -> the sequences, among those the codec decodes to it, where the
-    #: standard differs (other sequences give the character in both). If one of them
-    #: occurs in the input, the stretch is decoded again by the token decoder.
-    check: dict[str, tuple[bytes, ...]]
-
-    chars: tuple[str, ...] = field(init=False)
-    chained: bool = field(init=False)
-    any_char: Callable[[str], re.Match[str] | None] | None = field(init=False)
-    #: the sequences of :attr:`check`, each with its character, longest first
-    check_seqs: tuple[tuple[bytes, str], ...] = field(init=False, repr=False)
-    #: every sequence where the codec and the standard differ (the sequences of
-    #: :attr:`check` and those the codec decodes to a character of :attr:`replace`), for
-    #: :meth:`locate`; empty if not known.
+    #: every sequence where the codec and the standard differ
     sequences: tuple[bytes, ...] = ()
-    _check_finder: SequenceFinder = field(init=False, repr=False)
+    #: those of them whose characters are not replaced in the text: the fast path makes the
+    #: codec stop at each one, and its error handler decodes it (see :class:`FastDecoder`)
+    patch: tuple[bytes, ...] = ()
+    #: a byte that no sequence the codec accepts contains: written over the first byte of a
+    #: sequence of :attr:`patch`, it makes the codec stop there
+    stop: int | None = None
     _finder: SequenceFinder = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        # ``char in text`` is a fast search (much faster than a regex character class),
-        # so the few suspect characters are looked for one by one.
-        self.chars = tuple(sorted(set(self.replace) | set(self.check)))
-        # ... unless they are many: then one pass of a character class is cheaper.
-        self.any_char = (
-            re.compile("[" + "".join(map(re.escape, self.chars)) + "]").search
-            if len(self.chars) > 64
-            else None
-        )
-        # Replacing one character after the other is safe unless a replacement contains a
-        # character that is replaced too (gb18030 swaps U+1E3F and U+E7C7).
-        self.chained = any(c in self.replace for good in self.replace.values() for c in good)
-        # The sequences of check are looked for in the bytes before their characters in
-        # the text: ``char in text`` runs memchr on the character's low byte, and for a
-        # character such as U+FF3C (low byte 0x3C, '<') stops at every tag, so it costs
-        # about as much as a search of the bytes, which finds all the sequences at once.
-        seqs = sorted(
-            {(seq, char) for char, found in self.check.items() for seq in found},
-            key=lambda pair: (-len(pair[0]), pair),
-        )
-        self.check_seqs = tuple(seqs)
-        self._check_finder = SequenceFinder(seq for seq, _ in seqs)
-        self.sequences = tuple(sorted(set(self.sequences)))
-        self._finder = SequenceFinder(self.sequences)
+        assert self.stop is not None or not self.patch, "nothing stops the codec"
+        self._finder = SequenceFinder(self.patch)
 
-    def locate(self, data: bytes, start: int, end: int) -> list[int]:
-        """Where the sequences of :attr:`sequences` start in data[start:end]
-        (sorted; a position may be inside a character, not at its start)."""
-        return self._finder.locate(data, start, end)
-
-    def apply(self, text: str, data: bytes, start: int, end: int) -> str | None:
-        """*text* (the codec's decoding of data[start:end]) corrected, or None if the
-        token decoder must decode that stretch instead."""
-        if self.any_char is not None and self.any_char(text) is None:
-            return text
-        if self.check_seqs and self._differs(text, data, start, end):
-            return None
-        return self.replace_only(text)
-
-    def _differs(self, text: str, data: bytes, start: int, end: int) -> bool:
-        """Whether data[start:end] holds one of the sequences of :attr:`check` and *text*
-        the character the codec decodes it to (else the codec has not decoded it: it is
-        inside another sequence, or the error handler took it)."""
-        for at in self._check_finder.locate(data, start, end):
-            # (every sequence that starts there)
-            for seq, char in self.check_seqs:
-                if data.startswith(seq, at, end) and char in text:
-                    return True
-        return False
+    def locate(self, data: bytes) -> list[int]:
+        """Where the sequences of :attr:`patch` start in *data* (sorted; a position may be
+        inside a character rather than at its start)."""
+        return self._finder.locate(data, 0, len(data))
 
     def replace_only(self, text: str) -> str:
-        """*text* with the characters of :attr:`replace` replaced."""
-        replace = self.replace
-        if not self.chained:
-            # No test of ``char in text`` first: where *char* is missing, ``str.replace``
-            # costs one search (the same one) and returns *text* itself; where it is
-            # there, a test would search the text up to it twice.
-            for char, good in replace.items():
-                text = text.replace(char, good)
-            return text
-        present = [char for char in replace if char in text]
-        if len(present) > 1:
-            pattern = re.compile("[" + "".join(map(re.escape, present)) + "]")
-            return pattern.sub(self._replacement, text)
-        for char in present:
-            text = text.replace(char, replace[char])
+        """*text* with the characters of :attr:`replace` replaced (none of them is the
+        replacement of another: :func:`codec_differences` patches those instead)."""
+        # No test of ``char in text`` first: where *char* is missing, ``str.replace`` costs
+        # one search (the same one) and returns *text* itself; where it is there, a test
+        # would search the text up to it twice.
+        for char, good in self.replace.items():
+            text = text.replace(char, good)
         return text
-
-    def _replacement(self, match: re.Match[str]) -> str:
-        return self.replace[match[0]]
 
 
 def _spec_closed(tokens: TokenDecoder, seq: bytes) -> bool:
@@ -506,15 +455,25 @@ def _spec_closed(tokens: TokenDecoder, seq: bytes) -> bool:
     return True
 
 
+def replaceable(candidates: dict[str, str], wanted: Iterable[str]) -> dict[str, str]:
+    """The *candidates* (codec character -> the standard's output) that can be replaced in
+    the text: not those that the standard outputs for a differing sequence (*wanted*), which
+    the error handler gives for a patched one, or another replacement for the rest (a swap
+    of two characters, say: replaced one after the other, they would end up the same)."""
+    wanted = set(wanted)
+    return {char: good for char, good in candidates.items() if char not in wanted}
+
+
 def codec_differences(
-    codec: str, tokens: TokenDecoder, max_length: int = 2, extra: Iterable[bytes] = ()
+    codec: str, tokens: TokenDecoder, max_length: int = 2, *, patch_all: bool = False
 ) -> Fixes:
     """Compare the C codec with the exact token decoder on every codec sequence of up to
-    *max_length* bytes (plus the *extra* sequences, e.g. gb18030's four-byte ones), and
-    derive the :class:`Fixes` for the codec's output.
+    *max_length* bytes, and derive the :class:`Fixes` for the codec's output.
 
-    Sequences the codec rejects are its errors, which the fast path never keeps, except
+    Sequences the codec rejects are its errors, which the error handler decodes, except
     that a sequence it rejects only for want of more bytes opens the next, longer round.
+    *patch_all*: correct no character in the text, stop the codec at every differing
+    sequence instead (for characters that are slow to look for, see :class:`FastDecoder`).
     """
     info = codecs.lookup(codec)
     decode = info.decode
@@ -522,6 +481,7 @@ def codec_differences(
     differing: dict[str, list[tuple[bytes, str]]] = {}
     agreeing: set[str] = set()
     single_token: set[int] = set()
+    used: set[int] = set()  # the bytes of the sequences the codec accepts
 
     def compare(seqs: Iterable[bytes]) -> list[bytes]:
         """Record differences; return the sequences that are incomplete for the codec."""
@@ -537,6 +497,7 @@ def codec_differences(
                     except UnicodeDecodeError:
                         pass
                 continue
+            used.update(seq)
             if len(seq) == 1:
                 single_token.add(seq[0])
             elif seq[0] in single_token:
@@ -553,66 +514,88 @@ def codec_differences(
     prefixes = compare(bytes([b]) for b in range(256))
     for _length in range(2, max_length + 1):
         prefixes = compare(p + bytes([b]) for p in prefixes for b in range(256))
-    compare(extra)
-    replace: dict[str, str] = {}
-    check: dict[str, tuple[bytes, ...]] = {}
+    assert not prefixes, f"{codec} has sequences longer than {max_length} bytes"
+    candidates: dict[str, str] = {}
     for char, cases in differing.items():
         outputs = {w for _, w in cases}
         if (
-            char not in agreeing
+            not patch_all
+            and char not in agreeing
             and len(outputs) == 1
             and all(decode(seq)[0] == char and _spec_closed(tokens, seq) for seq, _ in cases)
         ):
-            replace[char] = outputs.pop()
-        else:
-            check[char] = tuple(seq for seq, _ in cases)
+            candidates[char] = outputs.pop()
+    wanted = {char for cases in differing.values() for _, want in cases for char in want}
+    replace = replaceable(candidates, wanted)
     sequences = tuple(seq for cases in differing.values() for seq, _ in cases)
-    return Fixes(replace, check, sequences)
+    patch = tuple(
+        seq for char, cases in differing.items() if char not in replace for seq, _ in cases
+    )
+    stop = next((b for b in (0x80, 0xFF, *range(256)) if b not in used), None)
+    return Fixes(replace, sequences, patch, stop)
 
 
 class _ErrorState(threading.local):
-    """What the error handler of one :class:`FastDecoder` found in the chunk that the codec
-    is decoding in this thread (the codec calls the handler synchronously: one per thread)."""
+    """What the error handler of one :class:`FastDecoder` needs of the decoding that the
+    codec is doing in this thread (the codec calls the handler synchronously: one per thread)."""
 
     def __init__(self) -> None:
-        self.reset()
+        self.reset(None)
 
-    def reset(self) -> None:
+    def reset(self, original: bytes | None) -> None:
+        #: the input as given (the codec may be decoding a copy with stop bytes in it)
+        self.original = original
         #: how many times the handler ran
         self.errors = 0
-        #: where the error before the last _DENSE_ERRORS ones was (a position in the chunk)
+        #: where the error before the last _DENSE_ERRORS ones was
         self.mark = -_DENSE_SPAN
         #: how far the token decoder runs on in dense errors (doubles while they last)
         self.slow = 0
 
 
 class FastDecoder:
-    """Decode with a C codec, fall back to the exact :class:`TokenDecoder`; see module doc."""
+    """Decode with a C codec and the exact :class:`TokenDecoder` in its error handler.
+
+    The codec decodes the whole input with an error handler of ours. Where it meets an
+    error, it has stopped at one of its character boundaries, which is also one of the
+    standard's: every sequence it accepts is a whole number of the standard's tokens (the
+    test-suite checks each one). The handler decodes the standard's token there, from the
+    input as given, and the codec resumes after it.
+
+    Where the codec accepts a sequence but decodes it otherwise than the standard, the
+    character it gives is either replaced in its text (:attr:`Fixes.replace`), or, where
+    that character also comes from sequences the two agree on (big5hkscs decodes A1 FE and
+    A2 41 both to U+FF0F; the standard gives U+FF0F and U+2215) or is slow to look for
+    (*patch_all*), the codec is made to stop at the sequence: its first byte is
+    overwritten, in a copy of the input, with a byte that no sequence the codec accepts
+    contains (:attr:`Fixes.stop`). Wherever the sequence is, at a boundary (it is a
+    character) or not (its first byte is the last of another character), the codec cannot
+    decode the character that holds the stop byte, so it stops at the boundary where that
+    character begins, and the handler, reading the input as given, decodes the standard's
+    token there. Nothing else changes: before the stop byte, the codec decoded the same
+    bytes as ever.
+    """
 
     def __init__(
-        self, codec: str, tokens: TokenDecoder, *, max_length: int = 2, in_bytes: bool = False
+        self, codec: str, tokens: TokenDecoder, *, max_length: int = 2, patch_all: bool = False
     ) -> None:
         """*max_length*: the longest codec sequences :func:`codec_differences` compares.
 
-        *in_bytes*: find the differing sequences in the bytes (:meth:`Fixes.locate`) rather
-        than the codec's suspect characters in its text (:meth:`Fixes.apply`), and decode
-        the chunk in pieces around them (:meth:`_pieces`). Worth it where looking for the
-        characters is slow: ``char in text`` runs memchr on the character's low byte, and
-        big5hkscs's suspects U+2022, U+203E, U+223C, U+FF3C, U+FF64 have the low bytes of
-        '"', '>', '<', '<' and 'd', so that each search stops at every tag, about as slow
-        as a regex over the bytes that finds all the sequences at once; and a chunk with
-        none of the sequences then needs no correction at all. Where the characters' low
-        bytes are rare (euc_jp's), their searches are several times faster.
+        *patch_all*: stop the codec at every differing sequence rather than replace their
+        characters in the text. Worth it where looking for the characters is slow:
+        ``char in text`` runs memchr on the character's low byte, and big5hkscs's U+2022,
+        U+203E, U+223C, U+FF3C, U+FF64 have the low bytes of '"', '>', '<', '<' and 'd', so
+        that each search stops at every tag, and eleven such searches cost more than finding
+        the eleven sequences in the bytes. Where the characters' low bytes are rare
+        (euc_jp's), their searches are several times faster than a search of the bytes.
         """
         assert tokens.resync is not None
         self.codec = codec
-        info = codecs.lookup(codec)
-        self._decode = info.decode
-        self._incremental = info.incrementaldecoder
-        self._in_bytes = in_bytes
+        self._decode = codecs.lookup(codec).decode
         self.tokens = tokens
         self._resync: re.Pattern[bytes] = tokens.resync
         self._max_length = max_length
+        self._patch_all = patch_all
         self._fixes: Fixes | None = None
         self._state = _ErrorState()
         #: the name of this decoder's codec error handler, registered on first use
@@ -621,17 +604,18 @@ class FastDecoder:
     @property
     def fixes(self) -> Fixes:
         if self._fixes is None:
-            fixes = codec_differences(self.codec, self.tokens, self._max_length)
+            fixes = codec_differences(
+                self.codec, self.tokens, self._max_length, patch_all=self._patch_all
+            )
             codecs.register_error(self.errors, self._error_handler())
             self._fixes = fixes
         return self._fixes
 
     def _error_handler(self) -> Callable[[UnicodeError], tuple[str, int]]:
-        """The codec error handler. The codec stopped at *exc.start*, one of its boundaries
-        and so one of the standard's (see :meth:`_chunks`): the token decoder decodes the
-        token there and the codec resumes after it. Where errors come thick and fast
-        (_DENSE_ERRORS of them in less than _DENSE_SPAN bytes: a run of invalid bytes), it
-        decodes on to just after a resynchronisation byte, further each time."""
+        """The codec error handler: the token decoder decodes the token where the codec
+        stopped (see the class doc), and the codec resumes after it. Where errors come thick
+        and fast (_DENSE_ERRORS of them in less than _DENSE_SPAN bytes: a run of invalid
+        bytes), it decodes on to just after a resynchronisation byte, further each time."""
         state = self._state
         tokens = self.tokens
         match = tokens.multi.match
@@ -643,7 +627,7 @@ class FastDecoder:
         def on_error(exc: UnicodeError) -> tuple[str, int]:
             if not isinstance(exc, UnicodeDecodeError):
                 raise exc
-            data: bytes = exc.object
+            data: bytes = exc.object if state.original is None else state.original
             bad = exc.start
             state.errors += 1
             if not state.errors % _DENSE_ERRORS:
@@ -661,133 +645,37 @@ class FastDecoder:
 
         return on_error
 
-    def _corrected(
-        self, data: bytes, view: memoryview, start: int, end: int, text: str
-    ) -> Iterator[str]:
-        """*text*, the codec's decoding of data[start:end] (without errors), corrected, where
-        :meth:`Fixes.apply` found a sequence that the codec decodes to a character it also
-        gives for sequences the standard agrees on. Where such a sequence starts at a
-        boundary of the codec (the codec decodes the bytes before it), it is a character:
-        the token decoder decodes it and the codec goes on after it; elsewhere it is inside
-        another character."""
-        fixes = self.fixes
-        decode = self._decode
-        found_from = start
-        while True:
-            seqs = [seq for char in fixes.check if char in text for seq in fixes.check[char]]
-            hits = [found for seq in seqs if (found := data.find(seq, found_from, end)) >= 0]
-            if not hits:
-                yield fixes.replace_only(text)
-                return
-            hit = min(hits)
-            try:
-                before: str = decode(view[start:hit])[0]
-            except UnicodeDecodeError:
-                found_from = hit + 1  # inside a character: not one
-                continue
-            token, after = self.tokens.token_at(data, hit)
-            yield fixes.replace_only(before)
-            yield token
-            if after >= end:
-                return
-            start = found_from = after
-            text = decode(view[start:end])[0]
-
-    def _pieces(
-        self, data: bytes, view: memoryview, pos: int, end: int, hits: list[int]
-    ) -> tuple[list[str], int]:
-        """data[pos:end] decoded by the codec from one of *hits* (where a sequence of
-        :attr:`Fixes.sequences` starts) to the next, and by the token decoder at each hit
-        where the codec is at a boundary; and how far that went: if the codec finds an
-        error, the decoding of the bytes up to the last such hit's token (the rest is
-        for :meth:`_chunks`), else *end*.
-
-        The codec is strict and incremental: having decoded the bytes up to a hit without
-        error, it holds back the start of an unfinished character, if any; then the hit
-        is inside that character (the codec, given the next bytes, will finish it) and is
-        no concern. Otherwise the hit is at a boundary of both decoders (see
-        :meth:`_chunks`): the token decoder decodes the token there, and the codec goes on
-        after it."""
-        decoder = self._incremental("strict")
-        decode = decoder.decode
-        getstate = decoder.getstate
-        token_at = self.tokens.token_at
-        out: list[str] = []
-        start = pos
-        #: how many pieces of out were decoded before *clean*, a boundary of both decoders
-        kept, clean = 0, pos
-        try:
-            for hit in hits:
-                if hit < start:
-                    continue  # inside the token just decoded
-                out.append(decode(view[start:hit]))
-                start = hit
-                if getstate()[0]:
-                    continue  # inside a character
-                token, start = token_at(data, hit)
-                out.append(token)
-                kept, clean = len(out), start
-            out.append(decode(view[start:end], True))
-        except UnicodeDecodeError:
-            del out[kept:]
-            return out, clean
-        return out, end
-
     def __call__(self, data: bytes) -> str:
         self.fixes  # noqa: B018  # (first use: compare the codec, register the handler)
-        return "".join(self._chunks(data, memoryview(data), 0, len(data), _CHUNK))
-
-    def _chunks(
-        self, data: bytes, view: memoryview, pos: int, end: int, size: int
-    ) -> Iterator[str]:
-        """Decode data[pos:end] (*pos* a boundary, *end* as in
-        :meth:`TokenDecoder.decode_stretch`) in chunks of about *size* bytes.
-
-        pos is a boundary for both decoders (0, or just after a resynchronisation byte). The
-        codec takes chunks that end at one too, so that a correction redoes at most one
-        chunk. Where it finds an error, it has stopped at one of its character boundaries,
-        which is one of the standard's as long as it has not decoded a sequence of
-        Fixes.check (every other sequence it accepts is a whole number of the standard's
-        tokens): the error handler decodes the token there. The token decoder never
-        outputs a character of Fixes.replace (the test-suite checks every table entry and
-        long token), so the chunk's text is corrected as a whole. Where a sequence of
-        Fixes.check is in a chunk, the chunk is decoded again: without errors, by
-        :meth:`_corrected`; with errors, in chunks of _MIN_CHUNK bytes, and those by the
-        token decoder.
-        """
-        decode = self._decode
-        fixes = self.fixes
-        errors = self.errors
-        state = self._state
-        resync = self._resync
-        in_bytes = self._in_bytes
-        while pos < end:
+        if len(data) <= 2 * _PIECE:
+            return self._decode_piece(data)
+        # In pieces that end just after a resynchronisation byte: a boundary of both decoders.
+        texts = []
+        start, end = 0, len(data)
+        while start < end:
             cut = end
-            if end - pos > 2 * size:
-                found = resync.search(data, pos + size, end)
+            if end - start > 2 * _PIECE:
+                found = self._resync.search(data, start + _PIECE)
                 cut = found.end() if found else end
-            if in_bytes:
-                hits = fixes.locate(data, pos, cut)
-                if not hits:  # nothing the codec gets wrong (its errors: the handler)
-                    state.reset()
-                    yield decode(view[pos:cut], errors)[0]
-                    pos = cut
-                    continue
-                pieces, done = self._pieces(data, view, pos, cut, hits)
-                yield from pieces
-                if done == cut:
-                    pos = cut
-                    continue
-                pos = done  # (an error: the rest of the chunk as without in_bytes)
-            state.reset()
-            text: str = decode(view[pos:cut], errors)[0]
-            fixed = fixes.apply(text, data, pos, cut)
-            if fixed is not None:
-                yield fixed
-            elif not state.errors:
-                yield from self._corrected(data, view, pos, cut, text)
-            elif size > _MIN_CHUNK:
-                yield from self._chunks(data, view, pos, cut, _MIN_CHUNK)
-            else:
-                yield from self.tokens.iter_stretch(data, pos, cut)
-            pos = cut
+            texts.append(self._decode_piece(data[start:cut]))
+            start = cut
+        return "".join(texts)
+
+    def _decode_piece(self, data: bytes) -> str:
+        fixes = self.fixes
+        source: bytes | bytearray = data
+        if fixes.patch:
+            hits = fixes.locate(data)
+            if hits:
+                source = bytearray(data)
+                stop = fixes.stop
+                assert stop is not None  # (see Fixes)
+                for at in hits:
+                    source[at] = stop
+        state = self._state
+        state.reset(data)
+        try:
+            text: str = self._decode(source, self.errors)[0]
+        finally:
+            state.original = None
+        return fixes.replace_only(text)
