@@ -545,6 +545,29 @@ def test_replacements_that_the_standard_outputs_are_patched_instead() -> None:
     assert _multibyte.replaceable({"\u301c": "\uff5e"}, "\uff5e") == {"\u301c": "\uff5e"}
 
 
+@pytest.mark.parametrize(
+    ("codec", "tokens", "max_length", "patch_all"),
+    [
+        ("big5hkscs", _big5.TOKENS, 1, True),  # its two-byte sequences were not compared
+        ("euc_jp", _euc_jp.TOKENS, 2, False),  # nor its three-byte ones
+        ("cp932", _shift_jis.TOKENS, 2, True),  # cp932 accepts every byte: nothing stops it
+    ],
+)
+def test_fast_path_that_cannot_be_corrected_decodes_by_tokens(
+    codec: str, tokens: _multibyte.TokenDecoder, max_length: int, patch_all: bool
+) -> None:
+    """Where the comparison with the codec is incomplete, or a sequence needs stopping but
+    no byte stops the codec, the token decoder decodes everything (still exact)."""
+    decoder = _multibyte.FastDecoder(
+        codec, tokens, max_length=max_length, patch_all=patch_all, errors=f"test.{codec}"
+    )
+    assert not decoder.fixes.usable
+    rng = random.Random(codec)
+    data = b"".join(rng.choice([b"\xa1\xc2", b"\x8f\xa2\xb7", b"\xff", b"\x81\x40", b"a"])
+                    for _ in range(2000))  # fmt: skip
+    assert decoder(data) == tokens(data)
+
+
 @pytest.mark.parametrize("name", ["Big5", "EUC-JP"])
 def test_stop_byte_is_never_part_of_a_codec_sequence(name: str) -> None:
     """The byte written over a patched sequence's first byte makes the codec stop, alone,

@@ -418,11 +418,20 @@ class Fixes:
     #: a byte that no sequence the codec accepts contains: written over the first byte of a
     #: sequence of :attr:`patch`, it makes the codec stop there
     stop: int | None = None
+    #: whether every sequence the codec accepts was compared (none is longer than the
+    #: comparison went)
+    complete: bool = True
     _finder: SequenceFinder = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        assert self.stop is not None or not self.patch, "nothing stops the codec"
         self._finder = SequenceFinder(self.patch)
+
+    @property
+    def usable(self) -> bool:
+        """Whether the codec's text can be corrected: else the token decoder decodes all
+        (a codec of some later Python whose sequences are longer than compared, or that
+        accepts every byte somewhere, though a sequence needs stopping)."""
+        return self.complete and (self.stop is not None or not self.patch)
 
     def locate(self, data: bytes) -> list[int]:
         """Where the sequences of :attr:`patch` start in *data* (sorted; a position may be
@@ -457,9 +466,10 @@ def _spec_closed(tokens: TokenDecoder, seq: bytes) -> bool:
 
 def replaceable(candidates: dict[str, str], wanted: Iterable[str]) -> dict[str, str]:
     """The *candidates* (codec character -> the standard's output) that can be replaced in
-    the text: not those that the standard outputs for a differing sequence (*wanted*), which
-    the error handler gives for a patched one, or another replacement for the rest (a swap
-    of two characters, say: replaced one after the other, they would end up the same)."""
+    the codec's text: not the characters that the standard itself outputs for a differing
+    sequence (*wanted*), since the error handler gives them for stopped sequences and the
+    replacements give them too; replacing them as well would change those (two swapped
+    characters, replaced one after the other, would end up the same)."""
     wanted = set(wanted)
     return {char: good for char, good in candidates.items() if char not in wanted}
 
@@ -514,7 +524,6 @@ def codec_differences(
     prefixes = compare(bytes([b]) for b in range(256))
     for _length in range(2, max_length + 1):
         prefixes = compare(p + bytes([b]) for p in prefixes for b in range(256))
-    assert not prefixes, f"{codec} has sequences longer than {max_length} bytes"
     candidates: dict[str, str] = {}
     for char, cases in differing.items():
         outputs = {w for _, w in cases}
@@ -532,7 +541,7 @@ def codec_differences(
         seq for char, cases in differing.items() if char not in replace for seq, _ in cases
     )
     stop = next((b for b in (0x80, 0xFF, *range(256)) if b not in used), None)
-    return Fixes(replace, sequences, patch, stop)
+    return Fixes(replace, sequences, patch, stop, complete=not prefixes)
 
 
 class _ErrorState(threading.local):
@@ -577,9 +586,18 @@ class FastDecoder:
     """
 
     def __init__(
-        self, codec: str, tokens: TokenDecoder, *, max_length: int = 2, patch_all: bool = False
+        self,
+        codec: str,
+        tokens: TokenDecoder,
+        *,
+        max_length: int = 2,
+        patch_all: bool = False,
+        errors: str = "",
     ) -> None:
         """*max_length*: the longest codec sequences :func:`codec_differences` compares.
+
+        *errors*: the name its error handler is registered under (``browser_decode.`` and
+        the codec's name if not given; each decoder needs a name of its own).
 
         *patch_all*: stop the codec at every differing sequence rather than replace their
         characters in the text. Worth it where looking for the characters is slow:
@@ -599,7 +617,7 @@ class FastDecoder:
         self._fixes: Fixes | None = None
         self._state = _ErrorState()
         #: the name of this decoder's codec error handler, registered on first use
-        self.errors = f"browser_decode.{codec}"
+        self.errors = errors or f"browser_decode.{codec}"
 
     @property
     def fixes(self) -> Fixes:
@@ -646,7 +664,8 @@ class FastDecoder:
         return on_error
 
     def __call__(self, data: bytes) -> str:
-        self.fixes  # noqa: B018  # (first use: compare the codec, register the handler)
+        if not self.fixes.usable:  # (first use: compare the codec, register the handler)
+            return self.tokens(data)
         if len(data) <= 2 * _PIECE:
             return self._decode_piece(data)
         # In pieces that end just after a resynchronisation byte: a boundary of both decoders.
@@ -669,7 +688,7 @@ class FastDecoder:
             if hits:
                 source = bytearray(data)
                 stop = fixes.stop
-                assert stop is not None  # (see Fixes)
+                assert stop is not None  # (see Fixes.usable)
                 for at in hits:
                     source[at] = stop
         state = self._state
