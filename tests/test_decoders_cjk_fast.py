@@ -493,29 +493,33 @@ def test_hypothesis_big5_differing_sequences(data: bytes) -> None:
     assert fast("Big5")(data) == _big5.reference_decode(data)
 
 
+SEQUENCES = (b"\xa1\xa1", b"\xa1\xa1\xa1", b"\xa1E", b"\xa2E")  # two overlapping
+FINDER = _multibyte.SequenceFinder(SEQUENCES)
+
+
+def starts(data: bytes, start: int, end: int) -> list[int]:
+    """Where SEQUENCES start in data[start:end], by brute force."""
+    return [
+        at
+        for at in range(max(start, 0), max(end, 0))
+        if any(data.startswith(seq, at, end) for seq in SEQUENCES)
+    ]
+
+
 @settings(max_examples=300, deadline=None)
 @given(data=st.lists(st.sampled_from([b"\xa1", b"\xa2", b"E", b"\xa1\xa1", b"x"]), max_size=40))
 def test_sequence_finder_finds_every_start(data: list[bytes]) -> None:
     """SequenceFinder.locate finds each start of each sequence, overlapping ones included,
     within the bounds given."""
-    sequences = (b"\xa1\xa1", b"\xa1\xa1\xa1", b"\xa1E", b"\xa2E")
-    finder = _multibyte.SequenceFinder(sequences)
     joined = b"".join(data)
     for start, end in ((0, len(joined)), (1, len(joined) - 1)):
-        want = [
-            at
-            for at in range(max(start, 0), max(end, 0))
-            if any(joined.startswith(seq, at, end) for seq in sequences)
-        ]
-        assert finder.locate(joined, start, end) == want
+        assert FINDER.locate(joined, start, end) == starts(joined, start, end)
 
 
 @pytest.mark.parametrize("seed", range(4))
 def test_sequence_finder_sparse_then_dense(seed: int) -> None:
     """Long inputs where a first byte is rare for a while (memchr walks to each) and then
     frequent (sre's scan takes over), overlapping sequences included."""
-    sequences = (b"\xa1\xa1", b"\xa1\xa1\xa1", b"\xa1E", b"\xa2E")
-    finder = _multibyte.SequenceFinder(sequences)
     rng = random.Random(seed)
     parts = []
     for _ in range(6):
@@ -524,13 +528,8 @@ def test_sequence_finder_sparse_then_dense(seed: int) -> None:
             parts.append(b"x" * rng.randrange(gap))
             parts.append(rng.choice([b"\xa1", b"\xa2", b"\xa1E", b"\xa1\xa1\xa1", b"\xa2E", b"E"]))
     data = b"".join(parts)
-    want = [at for at in range(len(data)) if any(data.startswith(s, at) for s in sequences)]
-    assert finder.locate(data, 0, len(data)) == want
-    assert finder.locate(data, 5, len(data) - 5) == [
-        at
-        for at in want
-        if at >= 5 and any(data.startswith(s, at, len(data) - 5) for s in sequences)
-    ]
+    for start, end in ((0, len(data)), (5, len(data) - 5)):
+        assert FINDER.locate(data, start, end) == starts(data, start, end)
 
 
 def test_replacements_that_the_standard_outputs_are_patched_instead() -> None:

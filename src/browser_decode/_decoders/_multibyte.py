@@ -295,18 +295,23 @@ class TokenDecoder:
         parts[1::2] = found  # (no None left)
         return "".join(parts)  # type: ignore[arg-type]  # (all texts now)
 
+    def cut(self, data: bytes, start: int, end: int, size: int) -> int | None:
+        """Where to end a stretch from *start* (a boundary) of about *size* bytes: just after
+        the first resynchronisation byte from start + size on (a boundary of every decoder),
+        *end* if the rest is less than twice *size*, None if no such byte is in reach."""
+        if end - start <= 2 * size:
+            return end
+        found = self.resync.search(data, start + size, end) if self.resync else None
+        return None if found is None else found.end()
+
     def iter_stretch(self, data: bytes, start: int, end: int) -> Iterator[str]:
         """Decode data[start:end] (*start* a boundary, *end* as in :meth:`decode_stretch`)
         in pieces of bounded size."""
-        resync = self.resync
         while start < end:
-            cut = end
-            if end - start > _STRETCH:
-                found = resync.search(data, start + _STRETCH, end) if resync else None
-                if found is None:
-                    yield from self._iter_matches(data, start, end)
-                    return
-                cut = found.end()
+            cut = self.cut(data, start, end, _STRETCH)
+            if cut is None:
+                yield from self._iter_matches(data, start, end)
+                return
             yield self.decode_stretch(data[start:cut])
             start = cut
 
@@ -672,10 +677,7 @@ class FastDecoder:
         texts = []
         start, end = 0, len(data)
         while start < end:
-            cut = end
-            if end - start > 2 * _PIECE:
-                found = self._resync.search(data, start + _PIECE)
-                cut = found.end() if found else end
+            cut = self.tokens.cut(data, start, end, _PIECE) or end
             texts.append(self._decode_piece(data[start:cut]))
             start = cut
         return "".join(texts)
