@@ -10,7 +10,7 @@ few non-HTML responses. The page text comes from ../shared/corpus/dev when it
 is there (read at run time, never stored), else from built-in sentences.
 
 Then runs the same pipeline (FastWARC reading, HTTP framing, JSON Lines
-serialisation; browser_decode._warc_run.run_task) with three decoders:
+serialisation; browser_decode.warc._run.run_task) with three decoders:
 
 * browser_decode.decode_html, on 1 process and on all cores;
 * resiliparse as crawl pipelines use it: the header charset, else
@@ -39,8 +39,10 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from browser_decode import Confidence, DecodeResult, Provenance, Source, _warc, _warc_run
-from browser_decode._warc_http import parse_response
+from browser_decode import Confidence, DecodeResult, Provenance, Source
+from browser_decode.warc import _archive as _warc
+from browser_decode.warc import _run as _warc_run
+from browser_decode.warc._http import parse_response
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "dev"
 

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from browser_decode import _cli, decode_html
+from browser_decode import decode_html
+from browser_decode._cli import pages as _cli
 
 from .conftest import EXAMPLES, PAGES_BY_NAME
 
@@ -228,7 +229,7 @@ def test_warc_subcommand_is_dispatched(monkeypatch: pytest.MonkeyPatch) -> None:
             calls.append(argv)
             return 0
 
-    monkeypatch.setitem(sys.modules, "browser_decode._warc_cli", Module)
+    monkeypatch.setitem(sys.modules, "browser_decode.warc._cli", Module)
     assert _cli.main(["warc", "a.warc", "--json"]) == 0
     assert calls == [["a.warc", "--json"]]
 

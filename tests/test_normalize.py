@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from browser_decode import get_encoding, normalize_for_matching
-from browser_decode._lookalikes import FOLD, PAIRS, PREFOLD
+from browser_decode._text.lookalikes import FOLD, PAIRS, PREFOLD
 
 ROOT = Path(__file__).resolve().parent.parent
 

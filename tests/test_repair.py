@@ -21,7 +21,7 @@ from browser_decode import (
     get_encoding,
     repair,
 )
-from browser_decode._repair import TRUSTED_SCORE, apply_plan
+from browser_decode._text.repair import TRUSTED_SCORE, apply_plan
 
 RUSSIAN = (
     "Съешь же ещё этих мягких французских булок, да выпей чаю. "

@@ -21,7 +21,9 @@ import pytest
 
 fastwarc = pytest.importorskip("fastwarc", reason="the WARC reader is an extra: [warc]")
 
-from browser_decode import _warc, _warc_cli, _warc_run  # noqa: E402
+from browser_decode.warc import _archive as _warc  # noqa: E402
+from browser_decode.warc import _cli as _warc_cli  # noqa: E402
+from browser_decode.warc import _run as _warc_run  # noqa: E402
 
 # --------------------------------------------------------------------------- builder
 

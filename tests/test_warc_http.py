@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from browser_decode import _warc_cli
-from browser_decode._warc_http import (
+from browser_decode.warc import _cli as _warc_cli
+from browser_decode.warc._http import (
     BrokenRecord,
     dechunk,
     decode_payload,

@@ -14,7 +14,7 @@ Pairs are then grouped by their NFKC forms (union-find), and each group folds
 to its smallest member: the fold table maps every other member to it.
 
 Run ``python tools/gen_lookalikes.py`` to (re)write
-``src/browser_decode/_lookalikes.py``; ``--check`` exits 1 if it is stale.
+``src/browser_decode/_text/lookalikes.py``; ``--check`` exits 1 if it is stale.
 The result depends on Python's CJK codec tables, which have not changed in
 years; the check test pins them.
 """
@@ -30,7 +30,7 @@ from pathlib import Path
 from browser_decode import get_encoding
 
 ROOT = Path(__file__).resolve().parent.parent
-OUTPUT = ROOT / "src" / "browser_decode" / "_lookalikes.py"
+OUTPUT = ROOT / "src" / "browser_decode" / "_text" / "lookalikes.py"
 
 _TRAIL_SJIS = [*range(0x40, 0x7F), *range(0x80, 0xFD)]
 _TRAIL_BIG5 = [*range(0x40, 0x7F), *range(0xA1, 0xFF)]

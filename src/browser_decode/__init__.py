@@ -17,10 +17,10 @@ from ._adapters import (
 from ._api import decode_html
 from ._decode_body import decode_body
 from ._get_an_encoding import Encoding, get_encoding
-from ._normalize import normalize_for_matching
-from ._repair import RepairResult, RepairStatus, RepairStep, repair
 from ._result import Confidence, DecodeResult, Provenance, Source
 from ._streaming import StreamDecoder
+from ._text.normalize import normalize_for_matching
+from ._text.repair import RepairResult, RepairStatus, RepairStep, repair
 
 __all__ = [
     "Confidence",

@@ -30,9 +30,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Final
 
-from . import __version__
-from ._api import decode_html
-from ._result import DecodeResult
+from .. import __version__
+from .._api import decode_html
+from .._result import DecodeResult
 
 EXIT_OK: Final = 0
 EXIT_SOME_FAILED: Final = 1
@@ -278,8 +278,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _warc(argv: list[str]) -> int:
-    """``browser-decode warc ARGS``: ``browser_decode._warc_cli.main(ARGS)``, imported lazily."""
-    module = importlib.import_module(f"{__package__}._warc_cli")
+    """``browser-decode warc ARGS``: ``browser_decode.warc._cli.main(ARGS)``, imported lazily."""
+    module = importlib.import_module("browser_decode.warc._cli")
     return int(module.main(argv))
 
 

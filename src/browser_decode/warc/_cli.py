@@ -17,8 +17,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import IO, Any, Final
 
-from ._warc import CONTENTS, FIELDS, MissingExtra, Summary
-from ._warc_run import CHUNK_BYTES, TaskResult, run
+from ._archive import CONTENTS, FIELDS, MissingExtra, Summary
+from ._run import CHUNK_BYTES, TaskResult, run
 
 _TOP: Final = 12
 

@@ -2,7 +2,7 @@
 
 Reading is FastWARC's (``pip install 'browser-decode[warc]'``), imported only
 when a WARC is read. A :class:`Task` is a byte range of one file; the records
-that start in it are its work (:mod:`._warc_run` runs tasks on all cores).
+that start in it are its work (:mod:`._run` runs tasks on all cores).
 
 :func:`read_pages` is the whole pipeline for one file or range: it needs
 nothing but the path and returns plain dicts.
@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any, Final, Literal
 
-from ._api import decode_html
-from ._warc_http import (
+from .._api import decode_html
+from ._http import (
     HTML_ESSENCES,
     MAX_BODY,
     UNKNOWN_ESSENCES,

@@ -10,8 +10,8 @@ Needs FastWARC (``pip install 'browser-decode[warc]'``). See docs/warc.md.
 
 from __future__ import annotations
 
-from ._warc import FIELDS, MissingExtra, Summary, Task, html_to_text, index, read_pages
-from ._warc_run import TaskResult, plan, run, run_task, split, to_json_line
+from ._archive import FIELDS, MissingExtra, Summary, Task, html_to_text, index, read_pages
+from ._run import TaskResult, plan, run, run_task, split, to_json_line
 
 __all__ = [
     "FIELDS",

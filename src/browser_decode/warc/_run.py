@@ -1,4 +1,4 @@
-"""Running :class:`~._warc.Task` lists: one process, all cores, in order.
+"""Running :class:`~._archive.Task` lists: one process, all cores, in order.
 
 A run is a list of tasks whose results are concatenated in task order, so the
 output does not depend on how many processes (or cluster workers) ran them.
@@ -19,8 +19,8 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
-from ._api import decode_html
-from ._warc import Content, Record, Summary, Task, _archive_iterator, iter_records, read_pages
+from .._api import decode_html
+from ._archive import Content, Record, Summary, Task, _archive_iterator, iter_records, read_pages
 
 #: Files larger than this are split into tasks of about this many bytes.
 CHUNK_BYTES: Final = 16 << 20

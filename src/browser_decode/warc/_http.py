@@ -16,8 +16,8 @@ import zlib
 from dataclasses import dataclass
 from typing import Final
 
-from ._extract_mime_type import extract_mime_type
-from ._infra import ascii_lowercase, isomorphic_decode
+from .._extract_mime_type import extract_mime_type
+from .._infra import ascii_lowercase, isomorphic_decode
 
 #: Never inflate one body beyond this (a decompression bomb stops here).
 MAX_BODY: Final = 64 << 20

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from ._lookalikes import FOLD, PREFOLD
+from .lookalikes import FOLD, PREFOLD
 
 __all__ = ["normalize_for_matching"]
 

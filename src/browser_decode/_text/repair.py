@@ -36,11 +36,11 @@ import re
 from dataclasses import dataclass
 from typing import Final, NamedTuple
 
-from ._api import result_from_hint
-from ._decode_body import decode_body
-from ._get_an_encoding import ENCODINGS, get_encoding
-from ._hint import EncodingHint
-from ._result import Confidence, DecodeResult, Provenance, Source
+from .._api import result_from_hint
+from .._decode_body import decode_body
+from .._get_an_encoding import ENCODINGS, get_encoding
+from .._hint import EncodingHint
+from .._result import Confidence, DecodeResult, Provenance, Source
 
 __all__ = [
     "MESS_MARGIN",
