@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from ._bom_sniff import bom_sniff
-from ._decoders import count_replacements
+from ._decoders import COUNTING
 from ._detect import default, detect, valid_utf8
 from ._extract_mime_type import MimeType, extract_mime_type, legacy_extract_an_encoding
 from ._head_scan import head_scan
@@ -140,16 +140,21 @@ def decode_html(
 
 def result_from_hint(data: bytes, hint: EncodingHint) -> DecodeResult:
     """Decode *data* as the winning *hint* says, and record how."""
-    payload = data[hint.skip :] if hint.skip else data
-    text = hint.decoded if hint.decoded is not None else hint.encoding.decode(payload)
+    name = hint.encoding.name
+    if hint.decoded is not None:
+        # A stage decoded the body strictly to decide (valid UTF-8): no error.
+        text, errors = hint.decoded, 0
+    else:
+        # The decoder counts its errors as it goes: no second pass over the text.
+        text, errors = COUNTING[name](data[hint.skip :] if hint.skip else data)
     provenance = Provenance(
-        encoding=hint.encoding.name,
-        source=hint.source,
-        confidence=hint.confidence,
-        label=hint.label,
-        offset=hint.offset,
-        replacements=count_replacements(hint.encoding.name, payload, text),
-        score=hint.score,
-        runner_up=hint.runner_up,
+        name,
+        hint.source,
+        hint.confidence,
+        hint.label,
+        hint.offset,
+        errors,
+        hint.score,
+        hint.runner_up,
     )
     return DecodeResult(text, provenance)

@@ -42,7 +42,7 @@ from typing import Final
 
 from ._api import _coerce_content_type, _coerce_optional_str, decide
 from ._bom_sniff import bom_sniff
-from ._decoders import _ENCODED_FFFD, utf16_encoded_replacements
+from ._decoders import COUNTING
 from ._extract_mime_type import MimeType, extract_mime_type, legacy_extract_an_encoding
 from ._head_scan import HEAD_SCAN_LIMIT, head_scan
 from ._hint import EncodingHint
@@ -133,9 +133,7 @@ class StreamDecoder:
         self._head_scanned = False  # the head scan has seen all it ever reads
         self._next_head_scan = 0  # buffer size at which to run the head scan again
         self._closed = False
-        self._fffd = 0
-        self._encoded_fffd = 0
-        self._last = b""  # the end of the previous segment (for encoded U+FFFD across cuts)
+        self._errors = 0  # the decoder's errors so far
 
     @property
     def provenance(self) -> Provenance | None:
@@ -149,7 +147,7 @@ class StreamDecoder:
             confidence=hint.confidence,
             label=hint.label,
             offset=hint.offset,
-            replacements=max(self._fffd - self._encoded_fffd, 0),
+            replacements=self._errors,
             score=hint.score,
             runner_up=hint.runner_up,
         )
@@ -248,8 +246,8 @@ class StreamDecoder:
             # returned to true and return error. 3. Return finished."
             # -- https://encoding.spec.whatwg.org/#replacement-decoder
             self._pending = b""
-            if data and self._fffd == 0:
-                self._fffd = 1
+            if data and self._errors == 0:
+                self._errors = 1
                 return "\ufffd"
             return ""
         if final:
@@ -259,20 +257,13 @@ class StreamDecoder:
         if not cut:
             self._pending = data
             return ""
-        text = self._hint.encoding.decode(data[:cut])[self._drop :]
-        self._count(name, data[:cut], text)
+        # Decoding the segments gives the text of the whole (_split), so their errors add
+        # up to the whole's: the decoder counts them as it goes.
+        text, errors = COUNTING[name](data[:cut])
+        if self._drop:
+            # ISO-2022-JP: the first characters are the prefix's (each an error or not).
+            errors -= text.count("\ufffd", 0, self._drop)
+            text = text[self._drop :]
+        self._errors += errors
         self._pending, self._drop, self._protect = prefix + data[cut:], drop, len(prefix)
         return text
-
-    def _count(self, name: str, segment: bytes, text: str) -> None:
-        """Keep the count that ``count_replacements`` gives for the whole body."""
-        self._fffd += text.count("\ufffd")
-        encoded = _ENCODED_FFFD.get(name)
-        if encoded is not None:
-            # The encoded sequences cannot overlap themselves, so occurrences
-            # across the cut are those of the last bytes + this segment.
-            self._encoded_fffd += (self._last + segment).count(encoded)
-            self._last = segment[-(len(encoded) - 1) :]
-        elif name in ("UTF-16LE", "UTF-16BE"):
-            # segments are cut at even offsets (_split), so units stay aligned
-            self._encoded_fffd += utf16_encoded_replacements(name, segment)

@@ -28,25 +28,16 @@ from . import (
 )
 
 Decoder = Callable[[bytes], str]
+CountingDecoder = Callable[[bytes], tuple[str, int]]
 
-_FAMILIES: Final[tuple[dict[str, Decoder], ...]] = (
-    _utf.DECODERS,
-    _single_byte.DECODERS,
-    _gb18030.DECODERS,
-    _big5.DECODERS,
-    _euc_jp.DECODERS,
-    _iso_2022_jp.DECODERS,
-    _shift_jis.DECODERS,
-    _euc_kr.DECODERS,
-)
-DECODERS: Final[dict[str, Decoder]] = {k: v for family in _FAMILIES for k, v in family.items()}
-
-# Byte sequences that legitimately encode U+FFFD, so that the count of
-# replacement characters the decoder *introduced* can be told apart.
-_ENCODED_FFFD: Final[dict[str, bytes]] = {
-    "UTF-8": b"\xef\xbf\xbd",
-    "gb18030": b"\x84\x31\xa4\x37",
-    "GBK": b"\x84\x31\xa4\x37",
+_FAMILIES: Final = (_utf, _single_byte, _gb18030, _big5, _euc_jp, _iso_2022_jp, _shift_jis, _euc_kr)
+DECODERS: Final[dict[str, Decoder]] = {k: v for f in _FAMILIES for k, v in f.DECODERS.items()}
+#: The same decoders, returning the text and the number of errors the standard's decoder
+#: reports ("If result is error: ... replacement: Push U+FFFD (�) to output"): every U+FFFD
+#: of the text but those the bytes encode. Each decoder knows where it replaced something,
+#: so text without errors is never scanned for U+FFFD (see :mod:`._count`).
+COUNTING: Final[dict[str, CountingDecoder]] = {
+    k: v for f in _FAMILIES for k, v in f.COUNTING.items()
 }
 
 
@@ -55,20 +46,6 @@ def decode(name: str, data: bytes) -> str:
     return DECODERS[name](data)
 
 
-def utf16_encoded_replacements(name: str, data: bytes) -> int:
-    """How many UTF-16 code units of *data* (from an even offset) are U+FFFD."""
-    # "surrogatepass" keeps lone surrogates from shifting the count.
-    codec = "utf-16-le" if name == "UTF-16LE" else "utf-16-be"
-    return data[: len(data) // 2 * 2].decode(codec, "surrogatepass").count("\ufffd")
-
-
-def count_replacements(name: str, data: bytes, text: str) -> int:
-    """How many U+FFFD in *text* stand for malformed bytes, not encoded U+FFFD."""
-    found = text.count("\ufffd")
-    if not found:
-        return 0
-    if name in _ENCODED_FFFD:
-        found -= data.count(_ENCODED_FFFD[name])
-    elif name in ("UTF-16LE", "UTF-16BE"):
-        found -= utf16_encoded_replacements(name, data)
-    return max(found, 0)
+def decode_counting(name: str, data: bytes) -> tuple[str, int]:
+    """Decode *data* with the decoder of *name*; also return its number of errors."""
+    return COUNTING[name](data)

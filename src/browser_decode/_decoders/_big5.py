@@ -57,3 +57,4 @@ TOKENS: Final = leading_byte_tokens(_pointer_code_points, rb"[\x00-\x3f]")
 FAST: Final = FastDecoder("big5hkscs", TOKENS, patch_all=True)
 
 DECODERS: Final[dict[str, Callable[[bytes], str]]] = {"Big5": FAST}
+COUNTING: Final[dict[str, Callable[[bytes], tuple[str, int]]]] = {"Big5": FAST.decode_counting}

@@ -135,3 +135,4 @@ TOKENS: Final = TokenDecoder(
 FAST: Final = FastDecoder("euc_jp", TOKENS, max_length=3)
 
 DECODERS: Final[dict[str, Callable[[bytes], str]]] = {"EUC-JP": FAST}
+COUNTING: Final[dict[str, Callable[[bytes], tuple[str, int]]]] = {"EUC-JP": FAST.decode_counting}

@@ -43,3 +43,4 @@ TOKENS: Final = leading_byte_tokens(_pointer_code_point, rb"[\x00-\x40]")
 FAST: Final = FastDecoder("cp949", TOKENS)
 
 DECODERS: Final[dict[str, Callable[[bytes], str]]] = {"EUC-KR": FAST}
+COUNTING: Final[dict[str, Callable[[bytes], tuple[str, int]]]] = {"EUC-KR": FAST.decode_counting}

@@ -188,6 +188,8 @@ TOKENS: Final = TokenDecoder(
     build=_table,
     compute=_long_token,
     resync=re.compile(rb"[\x00-\x2f]"),
+    # pointer 39394 in index gb18030 ranges: U+FFFD itself, not an error
+    legit=b"\x84\x31\xa4\x37",
 )
 
 
@@ -201,3 +203,7 @@ TOKENS: Final = TokenDecoder(
 FAST_GBK: Final = FastDecoder("gbk", TOKENS)
 
 DECODERS: Final[dict[str, Callable[[bytes], str]]] = {"gb18030": FAST_GBK, "GBK": FAST_GBK}
+COUNTING: Final[dict[str, Callable[[bytes], tuple[str, int]]]] = {
+    "gb18030": FAST_GBK.decode_counting,
+    "GBK": FAST_GBK.decode_counting,
+}

@@ -30,6 +30,7 @@ from __future__ import annotations
 import codecs
 import re
 import sys
+import threading
 from collections.abc import Callable
 from itertools import accumulate, compress, repeat
 from operator import eq, itemgetter
@@ -254,6 +255,15 @@ _CODEC: Final = "iso2022_jp"
 _ERRORS: Final = "browser_decode.iso2022_jp"
 
 
+class _Errors(threading.local):
+    def __init__(self) -> None:
+        #: the errors :func:`_on_error` decoded in this thread's current decode
+        self.count = 0
+
+
+_errors: Final = _Errors()
+
+
 class _NotSimple(Exception):
     """Raised through the codec by :func:`_on_error`: the input needs the exact path."""
 
@@ -270,7 +280,12 @@ def _on_error(exc: UnicodeError) -> tuple[str, int]:
     data: bytes = exc.object
     start = exc.start
     if start + 1 < len(data) and 0x21 <= data[start] <= 0x7E and 0x21 <= data[start + 1] <= 0x7E:
-        return _jis0208(data[start], data[start + 1]) or "\ufffd", start + 2
+        code_point = _jis0208(data[start], data[start + 1])
+        if code_point is None:
+            # "4. If codePoint is null, then return error."
+            _errors.count += 1
+            return "\ufffd", start + 2
+        return code_point, start + 2
     raise _NotSimple
 
 
@@ -334,24 +349,45 @@ def _simple_text(data: bytes) -> bool:
 
 def _fast(data: bytes) -> str | None:
     """The standard's decoding of *data* by the codec, or None if that is not sure."""
+    found = _fast_counting(data)
+    return None if found is None else found[0]
+
+
+def _fast_counting(data: bytes) -> tuple[str, int] | None:
+    """The standard's decoding of *data* by the codec and its number of errors (the
+    codec's own output holds no U+FFFD: encoder-shaped text has no error it would decode),
+    or None if that is not sure."""
     fixes, suspects = _codec_fixes()
     if not _simple_text(data):
         return None
+    _errors.count = 0
     try:
         text: str = data.decode(_CODEC, _ERRORS)
     except _NotSimple:
         return None
     if any(char in text for char in suspects):
         return None
-    return fixes.replace_only(text)
+    text, replaced = fixes.replace_counting(text)
+    return text, _errors.count + replaced
 
 
-def decode(data: bytes) -> str:
-    """The ISO-2022-JP decoder (exact; see module doc)."""
+def decode_counting(data: bytes) -> tuple[str, int]:
+    """The ISO-2022-JP decoder, and its number of errors (no index it uses holds U+FFFD,
+    so outside the fast path every U+FFFD is an error)."""
     if _LONE_ESC in data:
-        fast = _fast(data)
+        fast = _fast_counting(data)
         if fast is not None:
             return fast
+    text = decode(data, fast=False)
+    return text, text.count("\ufffd")
+
+
+def decode(data: bytes, *, fast: bool = True) -> str:
+    """The ISO-2022-JP decoder (exact; see module doc)."""
+    if fast and _LONE_ESC in data:
+        found = _fast(data)
+        if found is not None:
+            return found
     state, output = ASCII, False
     texts = []
     start, n = 0, len(data)
@@ -410,3 +446,4 @@ def _decode_part(data: bytes, state: str, output: bool) -> tuple[str, str, bool]
 
 
 DECODERS: Final[dict[str, Callable[[bytes], str]]] = {"ISO-2022-JP": decode}
+COUNTING: Final[dict[str, Callable[[bytes], tuple[str, int]]]] = {"ISO-2022-JP": decode_counting}

@@ -212,6 +212,9 @@ class TokenDecoder:
     build: Callable[[], Iterable[tuple[bytes, str]]]
     compute: Callable[[bytes], str] = _no_compute
     resync: re.Pattern[bytes] | None = None
+    #: the token whose output is the character U+FFFD, not an error (gb18030's
+    #: 84 31 A4 37; no other index holds U+FFFD)
+    legit: bytes = b""
     _table: dict[bytes, str] | None = field(default=None, repr=False)
     _by_value: list[str | None] | None = field(default=None, repr=False)
     _by_int: dict[int, str] | None = field(default=None, repr=False)
@@ -330,6 +333,21 @@ class TokenDecoder:
     def __call__(self, data: bytes) -> str:
         return "".join(self.iter_stretch(data, 0, len(data)))
 
+    def errors_in(self, text: str, data: bytes, start: int, end: int) -> int:
+        """The standard's number of errors in data[start:end] (*start* a boundary, *end* as
+        in :meth:`decode_stretch`), given its *text*: every error is one U+FFFD, and the
+        rest are :attr:`legit` tokens (looked for only where their bytes occur)."""
+        errors = text.count(_REPLACEMENT)
+        legit = self.legit
+        if errors and legit and data.find(legit, start, end) >= 0:
+            errors -= sum(1 for hit in self.multi.finditer(data, start, end) if hit[0] == legit)
+        return errors
+
+    def decode_counting(self, data: bytes) -> tuple[str, int]:
+        """The text and the number of errors."""
+        text = self(data)
+        return text, self.errors_in(text, data, 0, len(data))
+
 
 def leading_byte_tokens(code_points: PointerLookup, resync: bytes) -> TokenDecoder:
     """The exact token decoder of a :func:`leading_byte_handler` decoder: every leading
@@ -424,7 +442,8 @@ class Fixes:
     #: sequence of :attr:`patch`, it makes the codec stop there
     stop: int | None = None
     #: whether every sequence the codec accepts was compared (none is longer than the
-    #: comparison went)
+    #: comparison went), and none decodes to U+FFFD (errors are counted as the U+FFFD of
+    #: the handler and of the replacements)
     complete: bool = True
     _finder: SequenceFinder = field(init=False, repr=False)
 
@@ -442,6 +461,18 @@ class Fixes:
         """Where the sequences of :attr:`patch` start in *data* (sorted; a position may be
         inside a character rather than at its start)."""
         return self._finder.locate(data, 0, len(data))
+
+    def replace_counting(self, text: str) -> tuple[str, int]:
+        """:meth:`replace_only`, and how many characters became U+FFFD (errors of the
+        standard that the codec decoded as a character: counted only where there are any,
+        as ``str.replace`` returns its very input when it replaces nothing)."""
+        errors = 0
+        for char, good in self.replace.items():
+            replaced = text.replace(char, good)
+            if good == _REPLACEMENT and replaced is not text:
+                errors += text.count(char)
+            text = replaced
+        return text, errors
 
     def replace_only(self, text: str) -> str:
         """*text* with the characters of :attr:`replace` replaced (none of them is the
@@ -497,6 +528,7 @@ def codec_differences(
     agreeing: set[str] = set()
     single_token: set[int] = set()
     used: set[int] = set()  # the bytes of the sequences the codec accepts
+    outputs_fffd: list[bytes] = []  # sequences the codec accepts and decodes to U+FFFD
 
     def compare(seqs: Iterable[bytes]) -> list[bytes]:
         """Record differences; return the sequences that are incomplete for the codec."""
@@ -513,6 +545,8 @@ def codec_differences(
                         pass
                 continue
             used.update(seq)
+            if _REPLACEMENT in got:
+                outputs_fffd.append(seq)
             if len(seq) == 1:
                 single_token.add(seq[0])
             elif seq[0] in single_token:
@@ -546,7 +580,9 @@ def codec_differences(
         seq for char, cases in differing.items() if char not in replace for seq, _ in cases
     )
     stop = next((b for b in (0x80, 0xFF, *range(256)) if b not in used), None)
-    return Fixes(replace, sequences, patch, stop, complete=not prefixes)
+    # Errors are counted as the handler's and the replacements' U+FFFD: a codec that
+    # outputs U+FFFD itself cannot be used (none does).
+    return Fixes(replace, sequences, patch, stop, complete=not prefixes and not outputs_fffd)
 
 
 class _ErrorState(threading.local):
@@ -561,6 +597,8 @@ class _ErrorState(threading.local):
         self.original = original
         #: how many times the handler ran
         self.errors = 0
+        #: how many errors of the standard the handler decoded
+        self.replaced = 0
         #: where the error before the last _DENSE_ERRORS ones was
         self.mark = -_DENSE_SPAN
         #: how far the token decoder runs on in dense errors (doubles while they last)
@@ -646,6 +684,7 @@ class FastDecoder:
         table = tokens.table
         compute = tokens.compute
         search = self._resync.search
+        legit = tokens.legit
 
         def on_error(exc: UnicodeError) -> tuple[str, int]:
             if not isinstance(exc, UnicodeDecodeError):
@@ -658,31 +697,50 @@ class FastDecoder:
                     state.slow = slow = min(max(2 * state.slow, _MIN_SLOW), _STRETCH)
                     found = search(data, min(bad + slow, len(data)))
                     end = state.mark = found.end() if found else len(data)
-                    return "".join(tokens.iter_stretch(data, bad, end)), end
+                    text = "".join(tokens.iter_stretch(data, bad, end))
+                    state.replaced += tokens.errors_in(text, data, bad, end)
+                    return text, end
                 state.slow = 0
                 state.mark = bad
             token = match(data, bad)
             if token is None:
-                return singles[data[bad]], bad + 1
-            return table.get(token[0]) or compute(token[0]), token.end()
+                text = singles[data[bad]]
+                if text == _REPLACEMENT:
+                    state.replaced += 1
+                return text, bad + 1
+            bytes_ = token[0]
+            text = table.get(bytes_) or compute(bytes_)
+            if text[0] == _REPLACEMENT and bytes_ != legit:
+                state.replaced += 1
+            return text, token.end()
 
         return on_error
 
     def __call__(self, data: bytes) -> str:
+        return self.decode_counting(data)[0]
+
+    def decode_counting(self, data: bytes) -> tuple[str, int]:
+        """The text and the number of errors of the standard's decoder: those the error
+        handler decoded, and the codec's characters that are replaced by U+FFFD (the codec
+        itself never outputs U+FFFD: :func:`codec_differences` would count it as a
+        difference, since no index the codecs share holds it)."""
         if not self.fixes.usable:  # (first use: compare the codec, register the handler)
-            return self.tokens(data)
+            return self.tokens.decode_counting(data)
         if len(data) <= 2 * _PIECE:
             return self._decode_piece(data)
         # In pieces that end just after a resynchronisation byte: a boundary of both decoders.
         texts = []
+        errors = 0
         start, end = 0, len(data)
         while start < end:
             cut = self.tokens.cut(data, start, end, _PIECE) or end
-            texts.append(self._decode_piece(data[start:cut]))
+            text, piece_errors = self._decode_piece(data[start:cut])
+            texts.append(text)
+            errors += piece_errors
             start = cut
-        return "".join(texts)
+        return "".join(texts), errors
 
-    def _decode_piece(self, data: bytes) -> str:
+    def _decode_piece(self, data: bytes) -> tuple[str, int]:
         fixes = self.fixes
         source: bytes | bytearray = data
         if fixes.patch:
@@ -699,4 +757,6 @@ class FastDecoder:
             text: str = self._decode(source, self.errors)[0]
         finally:
             state.original = None
-        return fixes.replace_only(text)
+        errors = state.replaced
+        text, replaced = fixes.replace_counting(text)
+        return text, errors + replaced

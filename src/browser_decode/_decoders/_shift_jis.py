@@ -129,3 +129,4 @@ TOKENS: Final = TokenDecoder(
 FAST: Final = FastDecoder("cp932", TOKENS)
 
 DECODERS: Final[dict[str, Callable[[bytes], str]]] = {"Shift_JIS": FAST}
+COUNTING: Final[dict[str, Callable[[bytes], tuple[str, int]]]] = {"Shift_JIS": FAST.decode_counting}

@@ -21,8 +21,11 @@ from collections.abc import Callable
 from typing import Final
 
 from .._indexes import SINGLE_BYTE
+from ._count import charmap_counting
 
 _ASCII: Final = "".join(map(chr, range(0x80)))
+# codecs.charmap_decode: "undefined mapping" (the index's null).
+_UNDEFINED: Final = "\ufffe"
 
 
 def _charmap_decoder(table: str) -> Callable[[bytes], str]:
@@ -32,6 +35,22 @@ def _charmap_decoder(table: str) -> Callable[[bytes], str]:
         return codecs.charmap_decode(data, "replace", table)[0]
 
     return decode
+
+
+def _charmap_counting(table: str) -> Callable[[bytes], tuple[str, int]]:
+    """The decoder of *table*, returning the text and its number of errors (U+FFFE in
+    the table: "4. If code point is null, then return error.")."""
+    if _UNDEFINED not in table:
+
+        def decode_total(data: bytes) -> tuple[str, int]:
+            return codecs.charmap_decode(data, "strict", table)[0], 0
+
+        return decode_total
+
+    def decode_counting(data: bytes) -> tuple[str, int]:
+        return charmap_counting(data, table)
+
+    return decode_counting
 
 
 def _index_name(encoding: str) -> str:
@@ -64,8 +83,19 @@ def _replacement(data: bytes) -> str:
     return "\ufffd" if data else ""
 
 
+def _replacement_counting(data: bytes) -> tuple[str, int]:
+    return ("\ufffd", 1) if data else ("", 0)
+
+
 DECODERS: Final[dict[str, Callable[[bytes], str]]] = {
     name: _charmap_decoder(_ASCII + SINGLE_BYTE[_index_name(name)]) for name in _NAMES
 }
 DECODERS["x-user-defined"] = _charmap_decoder(_X_USER_DEFINED)
 DECODERS["replacement"] = _replacement
+
+#: The same decoders, returning the text and the number of errors.
+COUNTING: Final[dict[str, Callable[[bytes], tuple[str, int]]]] = {
+    name: _charmap_counting(_ASCII + SINGLE_BYTE[_index_name(name)]) for name in _NAMES
+}
+COUNTING["x-user-defined"] = _charmap_counting(_X_USER_DEFINED)
+COUNTING["replacement"] = _replacement_counting

@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
+from ._count import utf_counting
+
 
 def _utf_8(data: bytes) -> str:
     return data.decode("utf-8", "replace")
@@ -35,4 +37,19 @@ DECODERS: Final[dict[str, Callable[[bytes], str]]] = {
     "UTF-8": _utf_8,
     "UTF-16LE": _utf_16le,
     "UTF-16BE": _utf_16be,
+}
+
+
+def _counting(codec: str) -> Callable[[bytes], tuple[str, int]]:
+    def decode_counting(data: bytes) -> tuple[str, int]:
+        return utf_counting(codec, data)
+
+    return decode_counting
+
+
+#: The same decoders, returning the text and the number of errors (see :mod:`._count`).
+COUNTING: Final[dict[str, Callable[[bytes], tuple[str, int]]]] = {
+    "UTF-8": _counting("utf-8"),
+    "UTF-16LE": _counting("utf-16-le"),
+    "UTF-16BE": _counting("utf-16-be"),
 }
