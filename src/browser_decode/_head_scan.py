@@ -21,7 +21,7 @@ import re
 from typing import Final
 
 from ._hint import EncodingHint
-from ._prescan import PRESCAN_LIMIT, _meta, _OutOfBytes, skip_attributes
+from ._prescan import PRESCAN_LIMIT, _meta, _OutOfBytes, may_declare, skip_attributes
 
 #: The most bytes the head scan reads.
 HEAD_SCAN_LIMIT: Final = 64 * 1024
@@ -42,6 +42,8 @@ def head_scan(body: bytes) -> EncodingHint | None:
     data = body[:HEAD_SCAN_LIMIT]
     if len(data) <= PRESCAN_LIMIT:
         return None  # the prescan has seen all of it
+    if not may_declare(data):
+        return None  # no <meta> in it can declare anything
     position = 0
     in_head = True
     try:

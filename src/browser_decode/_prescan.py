@@ -329,6 +329,21 @@ def _html_override(encoding: Encoding) -> Encoding:
     return encoding
 
 
+def may_declare(data: bytes) -> bool:
+    """Whether a ``<meta>`` in *data* can declare an encoding at all.
+
+    :func:`_meta` returns a declaration only for a ``charset`` attribute (its
+    lower-cased name is "charset") or a ``content`` attribute whose value holds
+    "charset" ("Find the first seven characters in s after position that are an
+    ASCII case-insensitive match for the word "charset""); names and values are
+    runs of consecutive bytes, so either way the bytes hold "charset" in some
+    case. Without it, the scan of *data* finds nothing, whatever its tags: it
+    runs out of bytes (the prescan then tries the XML declaration) or, in the
+    head scan, ends. One C-level search, instead of a Python loop over the tags.
+    """
+    return b"charset" in data.lower()
+
+
 def _scan(data: bytes) -> Declaration | None:
     position = 0
     # "2. Prescan for UTF-16 XML declarations: If position points to: A sequence
@@ -338,6 +353,8 @@ def _scan(data: bytes) -> Declaration | None:
         return Declaration(ENCODINGS["UTF-16LE"], "", 0)
     if data.startswith(b"\x00<\x00?\x00x"):
         return Declaration(ENCODINGS["UTF-16BE"], "", 0)
+    if not may_declare(data):
+        raise _OutOfBytes  # (what the loop below would end with: see may_declare)
     length = len(data)
     while True:
         # "3. Loop: If position points to:"

@@ -17,7 +17,9 @@ WHATWG encodings only, in bounded time (docs/detection.md):
 
 from __future__ import annotations
 
+import codecs
 import math
+import re
 from typing import Final
 
 from .._get_an_encoding import ENCODINGS
@@ -26,9 +28,11 @@ from .._result import Confidence, Source
 from ._hints import default_encoding_of, tld_encoding
 from ._rank import rank_candidates
 from ._sample import (
+    HEAD,
     MAX_HIGH_BYTES,
     UTF16_HEAD,
     WHOLE,
+    _end_before_boundary,
     ascii_with_iso_2022_jp_escapes,
     high_bytes,
     nearly_utf8,
@@ -38,6 +42,10 @@ from ._sample import (
 )
 
 __all__ = ["default", "detect", "valid_utf8"]
+
+_HIGH_BYTE: Final = re.compile(rb"[\x80-\xff]")
+# valid_utf8 decodes this many bytes from the first byte 0x80-0xFF before the body.
+_PROBE: Final = 1024
 
 #: Encodings that decode every byte exactly as another one does.
 _SAME_DECODER: Final[dict[str, str]] = {"gb18030": "GBK", "ISO-8859-8-I": "ISO-8859-8"}
@@ -49,26 +57,47 @@ def valid_utf8(body: bytes) -> EncodingHint | None:
     Two kinds of valid UTF-8 are left to :func:`detect`: 7-bit ISO-2022-JP
     (its escape sequences are ASCII) and BOM-less UTF-16 of mostly-ASCII text
     (its NULs are ASCII too).
+
+    One strict decode of the body, and a bounded look before it: both checks
+    above need an ASCII head (of the sample, of the first 4 KiB), so a byte
+    0x80-0xFF there settles them; and a piece of 1 KiB from the first such byte
+    that is not UTF-8 rejects a legacy body before any body-sized buffer is made.
     """
-    if b"\x1b" in body and ascii_with_iso_2022_jp_escapes(sample(body)):
-        return None
-    # UTF-16 is valid UTF-8 only when all its bytes are ASCII (any byte >= 0x80
-    # would need UTF-8 continuation bytes around it), so only such heads defer.
-    if b"\x00" in body and body[:UTF16_HEAD].isascii() and utf16_without_bom(body) is not None:
-        return None
-    if body.isascii():
-        decoded = body.decode("ascii")
+    high = _HIGH_BYTE.search(body, 0, UTF16_HEAD)
+    if high is None or not (len(body) <= WHOLE or high.start() < _sample_head_end(body)):
+        # The sample may be ASCII: 7-bit ISO-2022-JP is possible.
+        if b"\x1b" in body and ascii_with_iso_2022_jp_escapes(sample(body)):
+            return None
+    if high is None:
+        # UTF-16 is valid UTF-8 only when all its bytes are ASCII (any byte >= 0x80
+        # would need UTF-8 continuation bytes around it), so only such heads defer
+        # (utf16_without_bom reads the first UTF16_HEAD bytes only).
+        if b"\x00" in body[:UTF16_HEAD] and utf16_without_bom(body) is not None:
+            return None
+        if body.isascii():
+            return _utf8_hint(body.decode("ascii"))
     else:
+        start = high.start()
         try:
-            if len(body) > WHOLE:
-                # The sample is cut between characters: if it is not UTF-8, the
-                # body is not, and no body-sized buffer (nor the copy of the
-                # body that a UnicodeDecodeError holds) is ever allocated.
-                sample(body).decode("utf-8")
-            decoded = body.decode("utf-8")
+            # The bytes before are ASCII: a character starts here; an incomplete one at
+            # the end of the piece is no error (final=False).
+            codecs.utf_8_decode(body[start : start + _PROBE], "strict", False)
         except UnicodeDecodeError:
             return None
+    try:
+        decoded = body.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return _utf8_hint(decoded)
+
+
+def _utf8_hint(decoded: str) -> EncodingHint:
     return EncodingHint(ENCODINGS["UTF-8"], Source.UTF8, Confidence.TENTATIVE, decoded=decoded)
+
+
+def _sample_head_end(body: bytes) -> int:
+    """Where the head of :func:`sample` of a body larger than WHOLE ends."""
+    return _end_before_boundary(body, 0, HEAD)
 
 
 def detect(
