@@ -198,10 +198,10 @@ def call_rows(rounds: int, sizes: list[int]) -> list[Row]:
             n = rounds if size < 1_000_000 else max(rounds // 4, 11)
             medians = interleaved(
                 {
-                    "codec": lambda: payload.decode(codec, "replace"),
-                    "ours": lambda: encoding.decode(payload),
-                    "decode_html": lambda: decode_html(body, content_type),
-                    "old": lambda: old_decode(body, content_type),
+                    "codec": lambda p=payload, c=codec: p.decode(c, "replace"),
+                    "ours": lambda e=encoding, p=payload: e.decode(p),
+                    "decode_html": lambda b=body, t=content_type: decode_html(b, t),
+                    "old": lambda b=body, t=content_type: old_decode(b, t),
                 },
                 n,
             )
@@ -337,17 +337,14 @@ def main(argv: list[str] | None = None) -> int:
         print("|---|---|---|---|---|")
         for row in rows:
             target = "-" if row.target is None else f"{row.target:g}{row.unit}"
-            print(
-                f"| {row.what} | {row.value:.2f}{row.unit} | {target} | {row.verdict} | {row.extra} |"
-            )
+            value = f"{row.value:.2f}{row.unit}"
+            print(f"| {row.what} | {value} | {target} | {row.verdict} | {row.extra} |")
     else:
         width = max(len(row.what) for row in rows)
         for row in rows:
             target = "-" if row.target is None else f"<= {row.target:g}{row.unit}"
-            print(
-                f"{row.what:<{width}}  {row.value:7.2f}{row.unit:<2}  {target:<9} {row.verdict:<4}  "
-                f"{row.extra}"
-            )
+            value = f"{row.value:7.2f}{row.unit:<2}"
+            print(f"{row.what:<{width}}  {value}  {target:<9} {row.verdict:<4}  {row.extra}")
     return 0
 
 

@@ -58,7 +58,7 @@ def _chunked(body: bytes, cuts: list[int]) -> list[bytes]:
 
 
 def test_every_encoding_has_a_counting_decoder() -> None:
-    assert set(COUNTING) == set(NAMES)
+    assert all(callable(COUNTING[name]) for name in NAMES)
 
 
 @pytest.mark.parametrize(

@@ -7,8 +7,11 @@ and writes:
 
 * ``src/browser_decode/_labels.py``: every label -> canonical name, and the
   canonical names in the order of the standard's table;
-* ``src/browser_decode/_indexes.py``: every decoder index as a string indexed by
-  pointer (U+FFFE where the index has no code point), plus the gb18030 ranges.
+* ``src/browser_decode/_indexes.py``: the single-byte indexes as strings indexed by
+  pointer (U+FFFE where the index has no code point);
+* ``src/browser_decode/_cjk_indexes.py``: the multi-byte indexes the same way, plus the
+  gb18030 ranges. A module of its own, imported only by the multi-byte decoders, which
+  are imported on first use: ``import browser_decode`` does not load them.
 
 Run ``python tools/gen_tables.py`` after updating the vendored JSON; run it with
 ``--check`` (as the tests do) to verify the checked-in modules are up to date.
@@ -89,6 +92,19 @@ def _indexes_module(indexes: dict[str, list[object]]) -> str:
     for name in single:
         out.append(f"    {name!r}: {_literal(_index_string(indexes[name]))},")  # type: ignore[arg-type]
     out.append("}\n")
+    return "\n".join(out)
+
+
+def _cjk_indexes_module(indexes: dict[str, list[object]]) -> str:
+    out = [
+        HEADER,
+        '"""Multi-byte decoder indexes (Encoding Standard, "Indexes"), as pointer-indexed\n'
+        "strings (loaded on the first use of a multi-byte decoder).\n",
+    ]
+    out.append("U+FFFE stands for a pointer without a code point (null in indexes.json).")
+    out.append('"""\n')
+    out.append("from __future__ import annotations\n")
+    out.append("from typing import Final\n")
     for key, const in [
         ("big5", "BIG5"),
         ("euc-kr", "EUC_KR"),
@@ -118,6 +134,7 @@ def generate() -> dict[Path, str]:
     return {
         PKG / "_labels.py": _labels_module(encodings),
         PKG / "_indexes.py": _indexes_module(indexes),
+        PKG / "_cjk_indexes.py": _cjk_indexes_module(indexes),
     }
 
 

@@ -13,32 +13,54 @@ One module per decoder family, as in the standard's sections; the multi-byte one
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
-from typing import Final
+from typing import Final, Generic, TypeVar
 
-from . import (
-    _big5,
-    _euc_jp,
-    _euc_kr,
-    _gb18030,
-    _iso_2022_jp,
-    _shift_jis,
-    _single_byte,
-    _utf,
-)
+from . import _single_byte, _utf
 
 Decoder = Callable[[bytes], str]
 CountingDecoder = Callable[[bytes], tuple[str, int]]
+_D = TypeVar("_D")
 
-_FAMILIES: Final = (_utf, _single_byte, _gb18030, _big5, _euc_jp, _iso_2022_jp, _shift_jis, _euc_kr)
-DECODERS: Final[dict[str, Decoder]] = {k: v for f in _FAMILIES for k, v in f.DECODERS.items()}
+# The multi-byte families are imported on first use (with their indexes and codecs), so
+# that ``import browser_decode`` does not pay for them.
+_FAMILY_OF: Final[dict[str, str]] = {
+    "gb18030": "_gb18030",
+    "GBK": "_gb18030",
+    "Big5": "_big5",
+    "EUC-JP": "_euc_jp",
+    "ISO-2022-JP": "_iso_2022_jp",
+    "Shift_JIS": "_shift_jis",
+    "EUC-KR": "_euc_kr",
+}
+
+
+class _Decoders(dict[str, _D], Generic[_D]):
+    """Encoding name -> decoder; a multi-byte family's module is imported on first use."""
+
+    def __init__(self, attribute: str) -> None:
+        super().__init__()
+        self._attribute = attribute
+        for family in (_utf, _single_byte):
+            self.update(getattr(family, attribute))
+
+    def __missing__(self, name: str) -> _D:
+        if name not in _FAMILY_OF:
+            raise KeyError(name)
+        module = importlib.import_module(f"{__name__}.{_FAMILY_OF[name]}")
+        self.update(getattr(module, self._attribute))
+        return self[name]
+
+
+DECODERS: Final[dict[str, Decoder]] = _Decoders("DECODERS")
 #: The same decoders, returning the text and the number of errors the standard's decoder
 #: reports ("If result is error: ... replacement: Push U+FFFD (�) to output"): every U+FFFD
 #: of the text but those the bytes encode. Each decoder knows where it replaced something,
 #: so text without errors is never scanned for U+FFFD (see :mod:`._count`).
-COUNTING: Final[dict[str, CountingDecoder]] = {
-    k: v for f in _FAMILIES for k, v in f.COUNTING.items()
-}
+COUNTING: Final[dict[str, CountingDecoder]] = _Decoders("COUNTING")
+#: The names of all encodings that have a decoder (all 40).
+NAMES: Final = frozenset(DECODERS) | _FAMILY_OF.keys()
 
 
 def decode(name: str, data: bytes) -> str:

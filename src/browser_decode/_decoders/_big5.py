@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from .._indexes import BIG5, NO_CODE_POINT
+from .._cjk_indexes import BIG5
+from .._indexes import NO_CODE_POINT
 from ._multibyte import (
     FastDecoder,
     leading_byte_handler,

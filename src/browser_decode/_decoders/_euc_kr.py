@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from .._indexes import EUC_KR, NO_CODE_POINT
+from .._cjk_indexes import EUC_KR
+from .._indexes import NO_CODE_POINT
 from ._multibyte import (
     FastDecoder,
     leading_byte_handler,

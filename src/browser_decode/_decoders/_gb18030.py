@@ -14,7 +14,8 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from typing import Final
 
-from .._indexes import GB18030, GB18030_RANGES, NO_CODE_POINT
+from .._cjk_indexes import GB18030, GB18030_RANGES
+from .._indexes import NO_CODE_POINT
 from ._multibyte import (
     CONTINUE,
     ERROR,

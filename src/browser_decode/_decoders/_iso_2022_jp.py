@@ -36,7 +36,8 @@ from itertools import accumulate, compress, repeat
 from operator import eq, itemgetter
 from typing import Final
 
-from .._indexes import JIS0208, NO_CODE_POINT
+from .._cjk_indexes import JIS0208
+from .._indexes import NO_CODE_POINT
 from ._euc_jp import FAST as _EUC_JP
 from ._multibyte import CONTINUE, ERROR, FINISHED, Fixes, Handler, IOQueue, run_handler
 

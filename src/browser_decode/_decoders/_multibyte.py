@@ -605,6 +605,10 @@ class _ErrorState(threading.local):
         self.slow = 0
 
 
+def _not_yet(data: bytes | bytearray, errors: str) -> tuple[str, int]:
+    raise AssertionError("FastDecoder.fixes first")
+
+
 class FastDecoder:
     """Decode with a C codec and the exact :class:`TokenDecoder` in its error handler.
 
@@ -652,7 +656,8 @@ class FastDecoder:
         """
         assert tokens.resync is not None
         self.codec = codec
-        self._decode = codecs.lookup(codec).decode
+        # (the codec is looked up on first use: importing a CJK codec module costs time)
+        self._decode: Callable[[bytes | bytearray, str], tuple[str, int]] = _not_yet
         self.tokens = tokens
         self._resync: re.Pattern[bytes] = tokens.resync
         self._max_length = max_length
@@ -669,6 +674,7 @@ class FastDecoder:
                 self.codec, self.tokens, self._max_length, patch_all=self._patch_all
             )
             codecs.register_error(self.errors, self._error_handler())
+            self._decode = codecs.lookup(self.codec).decode
             self._fixes = fixes
         return self._fixes
 

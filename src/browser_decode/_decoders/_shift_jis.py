@@ -11,7 +11,8 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Final
 
-from .._indexes import JIS0208, NO_CODE_POINT
+from .._cjk_indexes import JIS0208
+from .._indexes import NO_CODE_POINT
 from ._multibyte import (
     CONTINUE,
     ERROR,

@@ -64,10 +64,12 @@ def valid_utf8(body: bytes) -> EncodingHint | None:
     that is not UTF-8 rejects a legacy body before any body-sized buffer is made.
     """
     high = _HIGH_BYTE.search(body, 0, UTF16_HEAD)
-    if high is None or not (len(body) <= WHOLE or high.start() < _sample_head_end(body)):
-        # The sample may be ASCII: 7-bit ISO-2022-JP is possible.
-        if b"\x1b" in body and ascii_with_iso_2022_jp_escapes(sample(body)):
-            return None
+    # Where the sample may be ASCII, 7-bit ISO-2022-JP is possible.
+    sample_may_be_ascii = high is None or not (
+        len(body) <= WHOLE or high.start() < _sample_head_end(body)
+    )
+    if sample_may_be_ascii and b"\x1b" in body and ascii_with_iso_2022_jp_escapes(sample(body)):
+        return None
     if high is None:
         # UTF-16 is valid UTF-8 only when all its bytes are ASCII (any byte >= 0x80
         # would need UTF-8 continuation bytes around it), so only such heads defer

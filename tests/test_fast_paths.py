@@ -1,0 +1,137 @@
+"""The fast paths of the undeclared-page stages agree with the slow algorithms (issue 14).
+
+* ``may_declare``: without "charset" (in any case) in reach, the prescan and the head scan
+  skip their tag loop. Checked against the loop itself (``may_declare`` forced true) on
+  generated tag soup, with and without "charset" in it.
+* ``valid_utf8``: one strict decode after a bounded look; checked against the previous
+  algorithm (sample decode, then the whole), kept here as the reference.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from browser_decode import _head_scan, _prescan
+from browser_decode._detect import valid_utf8
+from browser_decode._detect._sample import (
+    UTF16_HEAD,
+    WHOLE,
+    ascii_with_iso_2022_jp_escapes,
+    sample,
+    utf16_without_bom,
+)
+from browser_decode._hint import EncodingHint
+
+_PIECES = [
+    b"<meta",
+    b"<META",
+    b"<Meta ",
+    b" charset",
+    b"CHARSET",
+    b"ChArSeT",
+    b"=",
+    b'"',
+    b"'",
+    b" content=",
+    b"http-equiv=content-type ",
+    b'"text/html; charset=shift_jis"',
+    b"<!--",
+    b"-->",
+    b"<script>",
+    b"</script>",
+    b"<style>",
+    b"</style>",
+    b"<title>",
+    b"</title>",
+    b"<?xml ",
+    b"encoding=",
+    b"utf-8",
+    b"windows-1251",
+    b"gbk",
+    b">",
+    b"/",
+    b" ",
+    b"\n",
+    b"<link rel=stylesheet href=x>",
+    b"<head>",
+    b"<body>",
+    b"text",
+    b"<",
+    b"<!",
+    b"</",
+    b"<p>",
+    b"\x82\xa0",
+]
+_soup = st.lists(
+    st.one_of(st.sampled_from(_PIECES), st.binary(min_size=1, max_size=3)), max_size=60
+).map(b"".join)
+# Long enough for the head scan (beyond 1024 bytes): padding of head content first.
+_padding = st.sampled_from([b"", b" " * 1100, b"<link href=a>\n" * 80, b"<!-- x -->" * 120])
+
+
+def _slow(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_prescan, "may_declare", lambda data: True)
+    monkeypatch.setattr(_head_scan, "may_declare", lambda data: True)
+
+
+@settings(max_examples=400, deadline=None)
+@given(head=_soup, padding=_padding, tail=_soup)
+def test_prescan_and_head_scan_fast_path_agree_with_the_loop(
+    head: bytes, padding: bytes, tail: bytes
+) -> None:
+    body = head + padding + tail
+    fast = (_prescan.prescan(body[:1024]), _head_scan.head_scan(body))
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        _slow(monkeypatch)
+        slow = (_prescan.prescan(body[:1024]), _head_scan.head_scan(body))
+    assert fast == slow
+
+
+def test_may_declare_is_case_insensitive() -> None:
+    assert _prescan.may_declare(b"<meta ChArSeT=x>")
+    assert not _prescan.may_declare(b"<meta chrset=x>")
+    body = b" " * 1100 + b'<meta http-equiv=Content-Type content="text/html; CHARSET=gbk">'
+    hint = _head_scan.head_scan(body)
+    assert hint is not None and hint.encoding.name == "GBK"
+
+
+def _valid_utf8_before(body: bytes) -> EncodingHint | str | None:
+    """valid_utf8 before issue 14 (sample decode, then the whole): the encoding's text."""
+    if b"\x1b" in body and ascii_with_iso_2022_jp_escapes(sample(body)):
+        return None
+    if b"\x00" in body and body[:UTF16_HEAD].isascii() and utf16_without_bom(body) is not None:
+        return None
+    if body.isascii():
+        return body.decode("ascii")
+    try:
+        if len(body) > WHOLE:
+            sample(body).decode("utf-8")
+        return body.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+_texty = st.lists(
+    st.one_of(
+        st.sampled_from(
+            [b"\x1b$B", b"\x1b(B", b"\x00", b"a\x00", b"\xe3\x81\x82", b"\xd0\xbf", b"\x82\xa0"]
+        ),
+        st.text(max_size=8).map(lambda t: t.encode("utf-8")),
+        st.binary(max_size=3),
+        st.sampled_from([b"<p>", b"\n", b" ", b"x" * 500, b"\n" * 3000]),
+    ),
+    max_size=40,
+).map(b"".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(head=_texty, middle=st.sampled_from([b"", b"<p>ascii</p>\n" * 6000]), tail=_texty)
+def test_valid_utf8_agrees_with_the_previous_algorithm(
+    head: bytes, middle: bytes, tail: bytes
+) -> None:
+    body = head + middle + tail
+    hint = valid_utf8(body)
+    before = _valid_utf8_before(body)
+    assert (None if hint is None else hint.decoded) == before
