@@ -14,8 +14,9 @@ the median of many rounds of:
 The pages are generated (seeded): a head with a title, links, a script and a style, then
 paragraphs of markup around words of the encoding's script; declared in the header, by a
 ``<meta charset>`` or a BOM, or undeclared. Then, in fresh processes (subprocess):
-``import browser_decode`` (``python -X importtime``, median of 5) and the first
-``decode_html`` of each of the 40 encodings (declared in the header); and the peak memory
+``import browser_decode`` (``python -X importtime``, median of 9, bytecode cached) and
+the first ``decode_html`` of each of the 40 encodings (declared in the header); and the
+peak memory
 (tracemalloc) of ``decode_html`` on a 10 MB body, over the size of its text.
 
     python benchmarks/bench_call.py [--rounds 101] [--quick] [--markdown]
@@ -34,6 +35,7 @@ import re
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import tracemalloc
 from collections.abc import Callable
@@ -134,17 +136,35 @@ def make_page(name: str, size: int, declare: str, seed: int = 14) -> tuple[bytes
 
 
 def interleaved(funcs: dict[str, Callable[[], object]], rounds: int) -> dict[str, float]:
-    """The median time (s) of each function, called in turn in every round."""
+    """The median time (s) of each function, called in turn in every round; and, under
+    ``"<key>/<first key>"``, the median of its per-round ratio to the first function (robust
+    to the load of a shared machine, which changes between rounds more than within one)."""
     times: dict[str, list[float]] = {key: [] for key in funcs}
     for func in funcs.values():
         func()  # warm up (first use of tables, caches)
     clock = time.perf_counter
-    for _ in range(rounds):
-        for key, func in funcs.items():
+    order = list(funcs.items())
+    for turn in range(rounds):
+        # A different one first in each round: no contestant always pays for the memory
+        # the one before it freed.
+        for key, func in order[turn % len(order) :] + order[: turn % len(order)]:
             start = clock()
             func()
             times[key].append(clock() - start)
-    return {key: statistics.median(values) for key, values in times.items()}
+    medians = {key: statistics.median(values) for key, values in times.items()}
+    first = next(iter(funcs))
+    for key, values in times.items():
+        ratios = [value / base for value, base in zip(values, times[first], strict=True)]
+        medians[f"{key}/{first}"] = statistics.median(ratios)
+    return medians
+
+
+def warm_heap() -> None:
+    """Make the allocator keep megabyte-sized blocks in its heap: glibc raises its mmap
+    threshold to the size of a freed mmapped block (up to 32 MiB), so that the texts of
+    1 MB pages stop costing fresh pages (page faults) on every call of every contestant."""
+    block = bytearray(30_000_000)
+    del block
 
 
 @dataclass
@@ -195,7 +215,7 @@ def call_rows(rounds: int, sizes: list[int]) -> list[Row]:
             result = decode_html(body, content_type)
             assert result.encoding == name, (name, declare, result.provenance)
             assert result.text == encoding.decode(payload)
-            n = rounds if size < 1_000_000 else max(rounds // 4, 11)
+            n = rounds if size < 1_000_000 else max(rounds // 3, 11)
             medians = interleaved(
                 {
                     "codec": lambda p=payload, c=codec: p.decode(c, "replace"),
@@ -205,13 +225,14 @@ def call_rows(rounds: int, sizes: list[int]) -> list[Row]:
                 },
                 n,
             )
-            floor = medians["codec"]
             # Where our exact decoder is slower than the nearest codec, the call's overhead
             # is measured against our decoder (docs/decoders.md).
+            against_ours = target is None
             if target is None:
-                floor = medians["ours"]
                 target = 1.05
-            ratio = medians["decode_html"] / floor
+            ratio = medians["decode_html/codec"]
+            if against_ours:
+                ratio /= medians["ours/codec"]
             rows.append(
                 Row(
                     f"{name}, {declare}, {label}",
@@ -219,10 +240,10 @@ def call_rows(rounds: int, sizes: list[int]) -> list[Row]:
                     target,
                     extra=(
                         f"codec {medians['codec'] * 1e3:.3f} ms, decoder "
-                        f"{medians['ours'] / medians['codec']:.2f}x, call "
+                        f"{medians['ours/codec']:.2f}x, call "
                         f"{medians['decode_html'] * 1e3:.3f} ms, old "
-                        f"{medians['old'] / medians['codec']:.2f}x"
-                        + (" (vs our decoder)" if floor is medians["ours"] else "")
+                        f"{medians['old/codec']:.2f}x"
+                        + (" (vs our decoder)" if against_ours else "")
                     ),
                 )
             )
@@ -233,15 +254,23 @@ def call_rows(rounds: int, sizes: list[int]) -> list[Row]:
 # -- fresh processes -------------------------------------------------------------------------
 
 
+_PYCACHE = os.path.join(tempfile.gettempdir(), "browser_decode-bench-pycache")
+
+
 def _env() -> dict[str, str]:
+    """The environment of a fresh process, with compiled bytecode as an installed package
+    has it (PYTHONDONTWRITEBYTECODE would make every import compile the sources)."""
     env = dict(os.environ)
     env.setdefault("PYTHONPATH", os.pathsep.join(p for p in sys.path if p))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = _PYCACHE
     return env
 
 
-def import_ms(runs: int = 5) -> float:
+def import_ms(runs: int = 9) -> float:
     """``import browser_decode`` in a fresh process, by ``-X importtime`` (median, ms)."""
     values = []
+    subprocess.run([sys.executable, "-c", "import browser_decode"], env=_env(), check=True)
     for _ in range(runs):
         done = subprocess.run(
             [sys.executable, "-X", "importtime", "-c", "import browser_decode"],
@@ -260,13 +289,25 @@ def import_ms(runs: int = 5) -> float:
 _FIRST = """
 import json, sys, time
 from browser_decode import decode_html
-from browser_decode._labels import NAMES
-name = sys.argv[1]
-body = (b"<p>" + bytes(range(0x20, 0x7f)) + bytes(range(0x80, 0x100)) * 4 + b"</p>\\n") * 20
+name, body = sys.argv[1], sys.stdin.buffer.read()
 start = time.perf_counter()
 decode_html(body, "text/html; charset=" + name)
 print(json.dumps((time.perf_counter() - start) * 1e3))
 """
+_MIXED = (
+    "<p class=x><a href=/a>àéñ ß Привет Αλφα שלום مرحبا ไทย 日本語の文章です 中文字符 한국어"
+    " ‘quoted’ — €</a></p>\n"
+)
+
+
+def _first_body(name: str) -> bytes:
+    """About 20 KB of page in *name*: markup around text of many scripts, with what the
+    nearest Python codec can encode of it (the rest dropped)."""
+    try:
+        codec = codecs.lookup({"x-mac-cyrillic": "mac_cyrillic"}.get(name, name)).name
+    except LookupError:
+        codec = "ascii"
+    return (_MIXED * 200).encode(codec, "ignore")
 
 
 def first_decode_ms() -> dict[str, float]:
@@ -277,8 +318,8 @@ def first_decode_ms() -> dict[str, float]:
     for name in NAMES:
         done = subprocess.run(
             [sys.executable, "-c", _FIRST, name],
+            input=_first_body(name),
             capture_output=True,
-            text=True,
             env=_env(),
             check=True,
         )
@@ -314,6 +355,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--markdown", action="store_true")
     args = parser.parse_args(argv)
     rounds = 31 if args.quick else args.rounds
+    warm_heap()
     sizes = [100_000] if args.quick else [100_000, 1_000_000]
     rows = call_rows(rounds, sizes)
     rows += memory_ratio()
