@@ -332,6 +332,11 @@ def memory_ratio(size: int = 10_000_000) -> list[Row]:
     for name, declare in (("UTF-8", "header"), ("UTF-8", "undeclared"), ("Shift_JIS", "meta")):
         body, content_type = make_page(name, size, declare)
         tracemalloc.start()
+        text = body.decode(SCRIPTS[name][0], "replace")
+        codec_peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        del text
+        tracemalloc.start()
         result = decode_html(body, content_type)
         peak = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
@@ -341,7 +346,8 @@ def memory_ratio(size: int = 10_000_000) -> list[Row]:
                 f"peak memory, {name} {declare}, 10 MB",
                 peak / text_size,
                 2.0,
-                extra=f"peak {peak / 1e6:.1f} MB, text {text_size / 1e6:.1f} MB",
+                extra=f"peak {peak / 1e6:.1f} MB, text {text_size / 1e6:.1f} MB; the codec "
+                f"alone {codec_peak / text_size:.2f}x",
             )
         )
         del result
