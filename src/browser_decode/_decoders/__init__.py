@@ -59,8 +59,6 @@ DECODERS: Final[dict[str, Decoder]] = _Decoders("DECODERS")
 #: of the text but those the bytes encode. Each decoder knows where it replaced something,
 #: so text without errors is never scanned for U+FFFD (see :mod:`._count`).
 COUNTING: Final[dict[str, CountingDecoder]] = _Decoders("COUNTING")
-#: The names of all encodings that have a decoder (all 40).
-NAMES: Final = frozenset(DECODERS) | _FAMILY_OF.keys()
 
 
 def decode(name: str, data: bytes) -> str:
