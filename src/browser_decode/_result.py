@@ -197,7 +197,7 @@ def _field_of_provenance(self: DecodeResult, name: str) -> Any:
     # property of its own (set after the class: a NamedTuple body cannot hold
     # it, and type checkers should keep reporting typos).
     if name != "provenance" and not name.startswith("_"):
-        provenance: Provenance = tuple.__getitem__(self, 1)
+        provenance = self.provenance
         if name in {field.name for field in dataclasses.fields(provenance)}:
             return getattr(provenance, name)
     raise AttributeError(f"'DecodeResult' object has no attribute {name!r}")
