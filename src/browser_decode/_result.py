@@ -105,9 +105,7 @@ class Provenance:
         >>> Provenance.from_dict(json.loads(json.dumps(p.to_dict()))) == p
         True
         """
-        return {
-            field.name: _plain(getattr(self, field.name)) for field in dataclasses.fields(self)
-        }
+        return {field.name: _plain(getattr(self, field.name)) for field in dataclasses.fields(self)}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Provenance:
