@@ -254,9 +254,9 @@ def test_httpx_default_encoding_returns_python_codecs() -> None:
 def test_python_codecs_cover_every_encoding() -> None:
     import codecs
 
-    from browser_decode._adapters import PYTHON_CODECS
+    from browser_decode._adapters import PYTHON_CODECS, python_codec
     from browser_decode._labels import NAMES
 
     assert set(PYTHON_CODECS) == set(NAMES)
-    for codec in PYTHON_CODECS.values():
-        codecs.lookup(codec)
+    for name in PYTHON_CODECS:
+        codecs.lookup(python_codec(name))

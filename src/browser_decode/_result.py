@@ -9,7 +9,17 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 
-class Source(str, enum.Enum):
+class PublicEnumType(enum.EnumMeta):
+    """The enums' metaclass: ``dir()`` (and so ``help()``) lists the members and the
+    methods defined here, not the hundred methods inherited from ``str``."""
+
+    def __dir__(cls) -> list[str]:
+        own = set(cls.__dict__)
+        keep = ("__class__", "__doc__", "__module__")
+        return sorted(n for n in super().__dir__() if n in own or n in keep or not hasattr(str, n))
+
+
+class Source(str, enum.Enum, metaclass=PublicEnumType):
     """Which rule decided the encoding, in the order the rules are tried."""
 
     #: A byte order mark at the start of the body (Encoding Standard "BOM sniff").
@@ -34,7 +44,7 @@ class Source(str, enum.Enum):
         return self.value
 
 
-class Confidence(str, enum.Enum):
+class Confidence(str, enum.Enum, metaclass=PublicEnumType):
     """The HTML Standard's *confidence* of the encoding decision.
 
     "The confidence is either *tentative*, *certain*, or *irrelevant*."
