@@ -374,9 +374,11 @@ def httpx_default_encoding(content: bytes) -> str:
     the encoding that BOM, ``<meta>`` prescan, UTF-8 validity and detection
     choose (see :data:`PYTHON_CODECS` for where the codec is not exact). A
     ``<meta>`` naming the "replacement" encoding gives ``browser-decode-replacement``
-    (one U+FFFD). httpx does not call it for a header charset Python knows,
-    including the replacement labels ``iso-2022-kr``, ``csiso2022kr`` and
-    ``hz-gb-2312``: use :func:`fix_requests_encoding` or :func:`decode_response`.
+    (one U+FFFD). The hook never sees the header: for a header charset of the
+    replacement encoding httpx either decodes with Python's codec of that name
+    (``iso-2022-kr``, ``csiso2022kr``, ``hz-gb-2312``) or asks the hook about the
+    body alone; call :func:`fix_requests_encoding` on the response (or use
+    :func:`decode_response`) to be safe there.
     """
     if not isinstance(content, (bytes, bytearray, memoryview)):
         raise TypeError(f"httpx_default_encoding() takes bytes, not {type(content).__name__}")
