@@ -35,10 +35,13 @@ CASES = {
     "EUC-KR, no ASCII": ("euc_kr", "text/html; charset=euc-kr", b""),
     "gb18030, no ASCII": ("gb18030", "text/html; charset=gb18030", b""),
     "EUC-JP, no ASCII": ("euc_jp", "text/html; charset=euc-jp", b""),
+    "EUC-JP JIS X 0212, no ASCII": ("euc_jp", "text/html; charset=euc-jp", b""),
 }
 
 
 def _text_for(name: str, encoder: str) -> str:
+    if "JIS X 0212" in name:
+        return _CJK + "丂丄丅"  # three-byte sequences 0x8F ...
     if "no ASCII" in name:
         return _KOREAN if encoder == "euc_kr" else _CJK
     return _PARAGRAPH if encoder != "cp1251" else "<p>Привет, мир! Как дела?</p>\n"
@@ -101,7 +104,7 @@ def main() -> None:
         f"{args.repeat} interleaved runs; peak = tracemalloc peak (chunks held by the caller)"
     )
     header = (
-        f"{'case':<26} {'stream s':>9} {'whole s':>8} {'ratio':>6} "
+        f"{'case':<28} {'stream s':>9} {'whole s':>8} {'ratio':>6} "
         f"{'stream MiB':>11} {'whole MiB':>10}  provenance"
     )
     print(header)
@@ -127,7 +130,7 @@ def main() -> None:
         )
         same = "" if digests["stream"] == digests["whole"] else "  TEXT DIFFERS"
         print(
-            f"{name:<26} {best['stream']:>9.3f} {best['whole']:>8.3f} {ratio:>5.2f}x "
+            f"{name:<28} {best['stream']:>9.3f} {best['whole']:>8.3f} {ratio:>5.2f}x "
             f"{memory}  {provenance}{same}"
         )
     print(f"worst ratio stream/whole: {worst:.2f}x (goal: at most 2x)")

@@ -393,7 +393,7 @@ _CJK_CODECS = {
     "UTF-16LE": "utf-16-le",
 }
 #: No ASCII character, several scripts, and characters gb18030 encodes in four bytes.
-_CJK_ALPHABET = "日本語のテキスト한국어中文內容ｱ｡～€😀\u0100"
+_CJK_ALPHABET = "日本語のテキスト한국어中文內容ｱ｡～€😀\u0100丂丄"
 _CJK_TEXT = st.text(alphabet=st.sampled_from(_CJK_ALPHABET), max_size=200)
 
 

@@ -234,12 +234,27 @@ def _gb18030_skip(data: bytes, tail_bytes: bytes) -> int:
     return max(ends) if ends else start
 
 
+#: 0x8F, a byte 0xA1-0xFE and one more tail byte: whatever the EUC-JP state
+#: before them, it is initial after them (after 0x8F the state is initial or
+#: "leading 0x8F"; the next byte makes it "leading" or "leading, jis0212", and
+#: any byte ends both: ``_euc_jp_next``).
+_EUC_JP_SYNC: Final = re.compile(rb"(?=\x8f[\xa1-\xfe][\x8e\x8f\xa1-\xfe])")
+_EUC_JP_WINDOW: Final = 64
+
+
 def _euc_jp_skip(data: bytes, tail_bytes: bytes) -> int:
     start = _last_reset(data, tail_bytes)
-    # Without 0x8F (the lead of three-byte JIS X 0212 sequences) every sequence
-    # in the tail is two bytes long ("If EUC-JP leading is 0x8E and byte is in
-    # the range 0xA1 to 0xDF" / "lead ... and byte in the range 0xA1 to 0xFE").
-    return _pairs(data, start) if data.find(b"\x8f", start) < 0 else start
+    last = data.rfind(b"\x8f", start)
+    if last < 0:
+        # Without 0x8F (the lead of three-byte JIS X 0212 sequences) every sequence
+        # in the tail is two bytes long ("If EUC-JP leading is 0x8E and byte is in
+        # the range 0xA1 to 0xDF" / "lead ... and byte in the range 0xA1 to 0xFE").
+        return _pairs(data, start)
+    if len(data) - last >= 3 and 0xA1 <= data[last + 1] <= 0xFE:
+        return _pairs(data, last + 3)  # synchronised, then two-byte sequences only
+    window = max(start, len(data) - _EUC_JP_WINDOW)
+    ends = [m.start() + 3 for m in _EUC_JP_SYNC.finditer(data, window)]
+    return max(ends) if ends else start
 
 
 _TAIL_RULES: Final[dict[str, tuple[bytes, Step, Skip]]] = {
