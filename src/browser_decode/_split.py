@@ -159,8 +159,6 @@ def _euc_jp_next(state: State, byte: int) -> State:
     return INITIAL  # katakana, a two-byte code point, or an error: leading is 0x00
 
 
-
-
 def _tail_split(data: bytes, tail_bytes: bytes, step: Step, skip: Skip) -> int:
     # A position where the state is known to be initial and a cut exact, close
     # to the end: the loop below then runs over a few bytes, never over the
