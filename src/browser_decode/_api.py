@@ -11,12 +11,12 @@ from ._detect import default, valid_utf8
 from ._detect._external import DetectorArg, detection_stage, resolve_detector
 from ._extract_mime_type import MimeType, extract_mime_type, legacy_extract_an_encoding
 from ._head_scan import head_scan
-from ._hint import EncodingHint, Request, Stage
+from ._hint import Body, EncodingHint, Request, Stage
 from ._infra import isomorphic_decode
 from ._prescan import prescan_stage
 from ._result import DecodeResult, Provenance
 
-Body = bytes | bytearray | memoryview
+__all__ = ["Body", "decide", "decode_html", "result_from_hint", "run_stages", "stages_for"]
 
 # MIME types whose bodies get the HTML prescan. "no Content-Type at all" (and an
 # unparsable one) is sniffed as HTML, as Chromium does.

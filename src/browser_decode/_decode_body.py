@@ -25,19 +25,16 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from ._bom_sniff import bom_sniff
 from ._detect import valid_utf8
 from ._detect._external import DetectorArg, detection_stage
 from ._extract_mime_type import MimeType, legacy_extract_an_encoding
 from ._get_an_encoding import ENCODINGS
-from ._hint import EncodingHint, Stage
+from ._hint import Body, EncodingHint, Stage
 from ._prescan import get_an_xml_encoding
 from ._result import Confidence, DecodeResult, Source
-
-if TYPE_CHECKING:
-    from ._api import Body
 
 __all__ = ["BodyKind", "body_kind", "decode_body"]
 

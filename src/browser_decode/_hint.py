@@ -20,6 +20,10 @@ if TYPE_CHECKING:
     from ._extract_mime_type import MimeType
 
 
+#: The bodies the entry points accept.
+Body = bytes | bytearray | memoryview
+
+
 @dataclass(frozen=True, slots=True)
 class EncodingHint:
     encoding: Encoding

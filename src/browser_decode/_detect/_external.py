@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Final, TypeAlias
 
-from .._get_an_encoding import ENCODINGS, Encoding
+from .._get_an_encoding import ENCODINGS, Encoding, get_encoding
 from .._hint import EncodingHint, Request
 from .._labels import LABELS
 from .._result import Confidence, Source
@@ -180,8 +180,6 @@ def _from_callable(function: Callable[[bytes], Answer]) -> Detector:
             raise TypeError(f"detector {name} returned a score of type {type(score).__name__}")
         if not math.isfinite(score):
             raise ValueError(f"detector {name} returned the score {score!r}")
-        from .._get_an_encoding import get_encoding
-
         encoding = _usable(get_encoding(label))
         if encoding is None:
             return None  # not a WHATWG label: as if the detector had no answer
