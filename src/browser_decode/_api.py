@@ -1,4 +1,4 @@
-"""``decode_html``: the encoding sniffing algorithm, then the decoder."""
+"""``decode_html``: the encoding sniffing algorithm for the body's type, then the decoder."""
 
 from __future__ import annotations
 
@@ -129,7 +129,7 @@ def decode_html(
     for undeclared pages only, like a browser's TLD and locale defaults; a
     declaration always beats them. *detector* replaces step 6: ``None`` or
     ``"builtin"`` (the default), ``"charset-normalizer"``, or a callable
-    ``(bytes) -> (label, score) | None`` (docs/detection.md).
+    ``(bytes) -> (label, score) | None`` (docs/detectors.md).
 
     The body's type decides which rules apply (docs/body-types.md): when the
     Content-Type names XML (``*/xml``, ``*+xml``: XHTML, RSS, Atom,
