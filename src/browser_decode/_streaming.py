@@ -46,6 +46,7 @@ its text.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Final
 
 from ._api import _coerce_content_type, _coerce_optional_str, run_stages, stages_for
@@ -106,6 +107,14 @@ def _xml_declaration_prefix(data: bytes) -> EncodingHint | bool | None:
     if data.startswith(b"<?xml") and b">" in data[:1024]:
         return xml_declaration(data)  # reads only up to that ">"
     return False
+
+
+#: Provenance fields copied from the hint as they are.
+_COPIED: Final = tuple(
+    field.name
+    for field in dataclasses.fields(Provenance)
+    if field.name not in ("encoding", "replacements")
+)
 
 
 def _coerce_chunk(chunk: object) -> bytes:
@@ -182,16 +191,13 @@ class StreamDecoder:
         hint = self._hint
         if hint is None:
             return None
+        # Every field the hint carries under the provenance's name (a field added
+        # to both needs no change here), then the two that are computed.
+        copied = {name: getattr(hint, name) for name in _COPIED if hasattr(hint, name)}
         return Provenance(
+            **copied,
             encoding=hint.encoding.name,
-            source=hint.source,
-            confidence=hint.confidence,
-            label=hint.label,
-            offset=hint.offset,
             replacements=max(self._fffd - self._encoded_fffd, 0),
-            score=hint.score,
-            runner_up=hint.runner_up,
-            detector=hint.detector,
         )
 
     @property
