@@ -17,6 +17,8 @@ import pickle
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from browser_decode import (
     Confidence,
@@ -219,3 +221,235 @@ def test_hint_type_errors() -> None:
 def test_default_encoding_hint_only_for_undeclared_pages() -> None:
     assert decode_html(b"<meta charset=koi8-r>", default_encoding="ibm866").encoding == "KOI8-R"
     assert decode_html(b"hi", default_encoding="ibm866").encoding == "UTF-8"
+
+
+# --- the body's type (issue 15.2) ---------------------------------------------------
+
+_CAFE_XHTML = (
+    b'<?xml version="1.0" encoding="windows-1252"?>'
+    b'<html xmlns="http://www.w3.org/1999/xhtml"><body><p>Caf\xe9 cr\xe8me</p></body></html>'
+)
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    [
+        "application/xhtml+xml",
+        "application/rss+xml",
+        "application/atom+xml",
+        "application/xml",
+        "text/xml",
+        "image/svg+xml",
+        "application/vnd.example+xml; q=1",
+    ],
+)
+def test_xml_types_read_the_xml_declaration(content_type: str) -> None:
+    """The issue's example: windows-1252 declared in <?xml?>, not windows-1255 by detection."""
+    result = decode_html(_CAFE_XHTML, content_type)
+    assert "Café crème" in result.text
+    assert result.text == _CAFE_XHTML.decode("cp1252")  # cp1252 agrees with the standard here
+    assert (result.encoding, result.source, result.label, result.offset) == (
+        "windows-1252",
+        Source.META,
+        "windows-1252",
+        0,
+    )
+
+
+def test_xml_header_charset_and_bom_beat_the_declaration() -> None:
+    assert decode_html(_CAFE_XHTML, "application/xhtml+xml; charset=koi8-r").encoding == "KOI8-R"
+    assert decode_html(b"\xef\xbb\xbf" + _CAFE_XHTML, "text/xml").encoding == "UTF-8"
+
+
+def test_xml_without_declaration_is_utf8_by_default() -> None:
+    body = "<feed><title>Grüße</title></feed>".encode()
+    result = decode_html(body, "application/atom+xml")
+    assert (result.text, result.encoding, result.source) == (
+        "<feed><title>Grüße</title></feed>",
+        "UTF-8",
+        Source.DEFAULT,
+    )
+
+
+def test_json_follows_rfc_8259() -> None:
+    body = '{"name": "Grüße"}'.encode()
+    # A charset that would garble valid UTF-8 JSON is ignored (RFC 8259, 11).
+    result = decode_html(body, "application/json; charset=iso-8859-1")
+    assert result.text == '{"name": "Grüße"}' and result.source is Source.DEFAULT
+
+
+def test_text_types_get_no_meta_prescan() -> None:
+    body = b"<meta charset=koi8-r>" + "Привет".encode("cp1251") * 20
+    assert decode_html(body, "text/plain").encoding != "KOI8-R"
+    assert decode_html(body, "text/html").encoding == "KOI8-R"
+
+
+_TYPES = st.sampled_from(
+    [
+        None,
+        "text/html",
+        "text/plain",
+        "application/xhtml+xml",
+        "application/rss+xml",
+        "application/json",
+        "text/xml; charset=windows-1251",
+        "application/json; charset=shift_jis",
+        "bogus",
+    ]
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    body=st.one_of(
+        st.binary(max_size=300),
+        st.builds(
+            lambda label, rest: b'<?xml version="1.0" encoding="' + label + b'"?>' + rest,
+            st.sampled_from([b"koi8-r", b"utf-16", b"shift_jis", b"bogus", b"windows-1252"]),
+            st.binary(max_size=100),
+        ),
+    ),
+    content_type=_TYPES,
+)
+def test_decode_html_is_decode_body(body: bytes, content_type: str | None) -> None:
+    from browser_decode import decode_body
+
+    assert decode_html(body, content_type) == decode_body(body, content_type)
+
+
+# --- pluggable detection (issue 13.5) ------------------------------------------------
+
+_RUSSIAN_1251 = "Привет, как дела? Всё хорошо, спасибо. Съешь же ещё этих мягких булок.".encode(
+    "cp1251"
+)
+
+
+def test_builtin_detector_is_the_default_and_is_recorded() -> None:
+    default = decode_html(_RUSSIAN_1251, "text/html")
+    assert default == decode_html(_RUSSIAN_1251, "text/html", detector="builtin")
+    assert default == decode_html(_RUSSIAN_1251, "text/html", detector=None)
+    assert (default.encoding, default.source, default.detector) == (
+        "windows-1251",
+        Source.DETECTED,
+        "builtin",
+    )
+
+
+def test_charset_normalizer_detector_gives_whatwg_encodings_only() -> None:
+    from browser_decode._labels import NAMES
+
+    result = decode_html(_RUSSIAN_1251, "text/html", detector="charset-normalizer")
+    assert result.detector == "charset-normalizer" and result.source is Source.DETECTED
+    assert result.encoding in NAMES and result.encoding != "replacement"
+    assert result.text == get_encoding(result.encoding).decode(_RUSSIAN_1251)  # type: ignore[union-attr]
+
+
+@settings(max_examples=60, deadline=None)
+@given(body=st.binary(min_size=1, max_size=400))
+def test_charset_normalizer_never_decodes_with_a_python_codec(body: bytes) -> None:
+    """Whatever charset-normalizer says, the text is a WHATWG decoder's output."""
+    from browser_decode._labels import NAMES
+
+    result = decode_html(body, "text/html", detector="charset-normalizer")
+    assert result.encoding in NAMES
+    expected = get_encoding(result.encoding)
+    assert expected is not None
+    skip = 3 if result.source is Source.BOM and result.encoding == "UTF-8" else 0
+    skip = 2 if result.source is Source.BOM and result.encoding != "UTF-8" else skip
+    if result.source is not Source.UTF8:
+        assert result.text == expected.decode(body[skip:])
+
+
+def test_python_codec_table_maps_to_whatwg_encodings() -> None:
+    import codecs
+
+    from browser_decode._detect._external import python_to_whatwg
+
+    table = python_to_whatwg()
+    for module, encoding in table.items():
+        codecs.lookup(module)  # charset-normalizer's names are Python codec modules
+        assert encoding.name not in ("replacement", "x-user-defined")
+    # Labels browsers read differently from Python's codec of the same name.
+    assert table["latin_1"].name == "windows-1252"
+    assert table["cp932"].name == "Shift_JIS" and table["gb2312"].name == "GBK"
+    assert "iso2022_kr" not in table and "hz" not in table  # the replacement encoding's labels
+
+
+def test_callable_detector_labels_go_through_the_whatwg_table() -> None:
+    calls: list[bytes] = []
+
+    def latin(body: bytes) -> tuple[str, float]:
+        calls.append(body)
+        return "latin1", 0.8  # a WHATWG label of windows-1252
+
+    result = decode_html(_RUSSIAN_1251, "text/html", detector=latin)
+    assert calls == [_RUSSIAN_1251]
+    assert (result.encoding, result.source, result.score) == ("windows-1252", Source.DETECTED, 0.8)
+    assert result.detector is not None and result.detector.endswith("latin")
+    assert result.text == _RUSSIAN_1251.decode("cp1252")
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [None, ("utf-7", 0.9), ("cp1125", 1.0), ("iso-2022-kr", 1.0), ("replacement", 1.0)],
+    ids=repr,
+)
+def test_callable_without_a_usable_answer_falls_to_the_default(
+    answer: tuple[str, float] | None,
+) -> None:
+    result = decode_html(_RUSSIAN_1251, "text/html", detector=lambda body: answer)
+    assert (result.encoding, result.source, result.detector) == (
+        "windows-1252",
+        Source.DEFAULT,
+        None,
+    )
+    hinted = decode_html(_RUSSIAN_1251, detector=lambda body: answer, default_encoding="koi8-r")
+    assert hinted.encoding == "KOI8-R"
+
+
+def test_detector_is_not_asked_when_the_page_declares() -> None:
+    def never(body: bytes) -> tuple[str, float]:
+        raise AssertionError("asked")
+
+    assert decode_html(b"<meta charset=koi8-r>\xc1", detector=never).encoding == "KOI8-R"
+    assert decode_html("Grüße".encode(), detector=never).source is Source.UTF8
+    assert decode_html(b"\xc1", "text/html; charset=koi8-r", detector=never).text == "а"
+
+
+def test_detector_errors() -> None:
+    def broken(body: bytes) -> tuple[str, float]:
+        raise RuntimeError("my bug")
+
+    with pytest.raises(RuntimeError, match="my bug"):  # the caller's bug is not hidden
+        decode_html(_RUSSIAN_1251, detector=broken)
+    for bad in (lambda b: "koi8-r", lambda b: ("koi8-r",), lambda b: (5, 0.5)):
+        with pytest.raises(TypeError, match="detector"):
+            decode_html(_RUSSIAN_1251, detector=bad)
+    with pytest.raises(TypeError, match="score"):
+        decode_html(_RUSSIAN_1251, detector=lambda b: ("koi8-r", "high"))
+    with pytest.raises(ValueError, match="score"):
+        decode_html(_RUSSIAN_1251, detector=lambda b: ("koi8-r", float("nan")))
+    with pytest.raises(ValueError, match="unknown detector"):
+        decode_html(_RUSSIAN_1251, detector="chardet")
+    with pytest.raises(TypeError, match="detector must be"):
+        decode_html(_RUSSIAN_1251, detector=3)  # type: ignore[arg-type]
+
+
+def test_detector_scores_are_clamped() -> None:
+    assert decode_html(_RUSSIAN_1251, detector=lambda b: ("koi8-r", 7)).score == 1.0
+    assert decode_html(_RUSSIAN_1251, detector=lambda b: ("koi8-r", -1)).score == 0.0
+
+
+# --- bounded caches (issue 16.10) ----------------------------------------------------
+
+
+def test_mime_type_cache_keeps_no_long_header() -> None:
+    from browser_decode._extract_mime_type import _extract_mime_type_cached
+
+    _extract_mime_type_cached.cache_clear()
+    for index in range(20):
+        header = f"text/html; charset=koi8-r; x={index}; pad=" + "a" * (1 << 20)
+        assert decode_html(b"\xc1", header).encoding == "KOI8-R"
+    assert _extract_mime_type_cached.cache_info().currsize == 0
+    decode_html(b"\xc1", "text/html; charset=koi8-r")
+    assert _extract_mime_type_cached.cache_info().currsize == 1

@@ -28,3 +28,35 @@ def test_enums_are_strings() -> None:
 def test_encodings_pickle_to_the_same_object() -> None:
     encoding = get_encoding("sjis")
     assert pickle.loads(pickle.dumps(encoding)) is encoding
+
+
+def test_help_shows_the_public_api_only() -> None:
+    """help(browser_decode): the overview, then only the names of __all__, briefly."""
+    import pydoc
+    import re
+
+    text = pydoc.render_doc(browser_decode, renderer=pydoc.plaintext)
+    lines = text.splitlines()
+    assert len(lines) < 1200, len(lines)  # was 2,148 with every str method of the enums
+    documented = set(re.findall(r"^    class (\w+)\(", text, re.MULTILINE))
+    documented |= set(re.findall(r"^    (?:async )?(\w+)\(", text, re.MULTILINE))
+    assert documented == set(browser_decode.__all__)
+    assert "inherited from builtins.str" not in text
+    # The package docstring is the overview: it names every entry point.
+    overview = browser_decode.__doc__ or ""
+    assert len(overview.splitlines()) <= 40
+    for name in ("decode_html", "decode_response", "StreamDecoder", "Provenance", "detector"):
+        assert name in overview
+
+
+def test_enum_dir_lists_members_not_str_methods() -> None:
+    assert "META" in dir(Source) and "upper" not in dir(Source)
+    assert Source.META.upper() == "META"  # still a str
+
+
+def test_content_coding_error_is_public() -> None:
+    from browser_decode._content_coding import BadCoding, TooLarge, UnsupportedCoding
+
+    for error in (BadCoding, TooLarge, UnsupportedCoding):
+        assert issubclass(error, browser_decode.ContentCodingError)
+    assert issubclass(browser_decode.ContentCodingError, ValueError)

@@ -260,3 +260,187 @@ def test_real_pages_stream_like_decode_html() -> None:
         decoder = StreamDecoder()
         text = _feed_all(decoder, body, [997])
         assert (text, decoder.provenance) == tuple(decode_html(body)), path.name
+
+
+# --- the body's type (issue 15.2) ---------------------------------------------------
+
+_TYPED_BODIES = [
+    (
+        "application/xhtml+xml",
+        b'<?xml version="1.0" encoding="windows-1252"?><html><p>Caf\xe9</p></html>',
+        "windows-1252",
+    ),
+    (
+        "application/rss+xml",
+        b"<?xml version='1.0' encoding='koi8-r'?><rss><title>\xf0\xd2\xc9\xd7</title></rss>",
+        "KOI8-R",
+    ),
+    (
+        "application/xml",
+        '<?xml version="1.0" encoding="UTF-16"?><urlset>ü</urlset>'.encode("utf-16-le"),
+        "UTF-16LE",
+    ),
+    ("text/xml", "<urlset>Grüße</urlset>".encode(), "UTF-8"),
+    ("application/json", '{"a": "Grüße"}'.encode(), "UTF-8"),
+    ("application/json; charset=shift_jis", '{"a": "日本"}'.encode("cp932"), "Shift_JIS"),
+    ("text/plain", b"<meta charset=koi8-r>" + "Привет мир".encode("cp1251") * 8, None),
+]
+
+
+@pytest.mark.parametrize(("content_type", "body", "encoding"), _TYPED_BODIES)
+@pytest.mark.parametrize("size", [1, 2, 5, 64, 5000])
+def test_stream_follows_the_body_type(
+    content_type: str, body: bytes, encoding: str | None, size: int
+) -> None:
+    decoder = StreamDecoder(content_type)
+    text = _feed_all(decoder, body, [size])
+    expected = decode_html(body, content_type)
+    assert (text, decoder.provenance) == tuple(expected)
+    if encoding is not None:
+        assert expected.encoding == encoding
+
+
+def test_xml_declaration_decides_as_soon_as_it_is_complete() -> None:
+    decoder = StreamDecoder("application/rss+xml")
+    assert decoder.feed(b'<?xml version="1.0" encoding="koi8-r"') == ""
+    assert decoder.feed(b"?><a>\xc1") == '<?xml version="1.0" encoding="koi8-r"?><a>а'
+    assert str(decoder.provenance) == "KOI8-R (meta)"
+
+
+def test_json_without_charset_decides_at_once() -> None:
+    decoder = StreamDecoder("application/json")
+    assert decoder.feed(b'{"a"') == '{"a"'
+    assert decoder.provenance is not None and decoder.provenance.encoding == "UTF-8"
+
+
+_XML_PIECES = st.sampled_from(
+    [
+        b"<?xml",
+        b' version="1.0"',
+        b' encoding="koi8-r"',
+        b" encoding='shift_jis'",
+        b' encoding="utf-16"',
+        b"?>",
+        b">",
+        b"<",
+        b"\x00",
+        b"<\x00?\x00x\x00",
+        b"\xef\xbb\xbf",
+        b"\xc1\xf0",
+        "é".encode(),
+    ]
+)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    body=st.lists(_XML_PIECES | st.binary(max_size=6), max_size=20).map(b"".join),
+    content_type=st.sampled_from(
+        [
+            "application/xhtml+xml",
+            "text/xml; charset=windows-1251",
+            "application/json",
+            "application/json; charset=koi8-r",
+            "text/plain",
+            "text/css; charset=bogus",
+        ]
+    ),
+    sizes=st.lists(st.integers(1, 9), max_size=6),
+)
+def test_any_type_any_chunking_equals_decode_html(
+    body: bytes, content_type: str, sizes: list[int]
+) -> None:
+    decoder = StreamDecoder(content_type)
+    assert (_feed_all(decoder, body, sizes), decoder.provenance) == tuple(
+        decode_html(body, content_type)
+    )
+
+
+# --- cost (issue 16.9) -----------------------------------------------------------------
+
+
+def test_the_header_is_resolved_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    import browser_decode._streaming as streaming
+
+    calls = {"extract": 0, "legacy": 0}
+    extract, legacy = streaming.extract_mime_type, streaming.legacy_extract_an_encoding
+
+    def counting_extract(value: str) -> object:
+        calls["extract"] += 1
+        return extract(value)
+
+    def counting_legacy(mime: object) -> object:
+        calls["legacy"] += 1
+        return legacy(mime)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(streaming, "extract_mime_type", counting_extract)
+    monkeypatch.setattr(streaming, "legacy_extract_an_encoding", counting_legacy)
+    decoder = StreamDecoder("text/html; charset=" + "x" * 8192)  # not a label: undecided
+    body = b"plain ascii " * 600
+    text = _feed_all(decoder, body, [1])
+    assert text == decode_html(body, "text/html; charset=" + "x" * 8192).text
+    assert calls == {"extract": 1, "legacy": 1}
+
+
+_CJK_CODECS = {
+    "UTF-8": "utf-8",
+    "Shift_JIS": "cp932",
+    "EUC-JP": "euc_jp",
+    "EUC-KR": "euc_kr",
+    "Big5": "big5",
+    "gb18030": "gb18030",
+    "GBK": "gbk",
+    "UTF-16LE": "utf-16-le",
+}
+#: No ASCII character, several scripts, and characters gb18030 encodes in four bytes.
+_CJK_ALPHABET = "日本語のテキスト한국어中文內容ｱ｡～€😀\u0100丂丄"
+_CJK_TEXT = st.text(alphabet=st.sampled_from(_CJK_ALPHABET), max_size=200)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    name=st.sampled_from(sorted(_CJK_CODECS)),
+    text=_CJK_TEXT,
+    noise=st.binary(max_size=6),
+    sizes=st.lists(st.integers(1, 40), min_size=1, max_size=6),
+)
+def test_cjk_without_ascii_streams_like_the_whole(
+    name: str, text: str, noise: bytes, sizes: list[int]
+) -> None:
+    body = text.encode(_CJK_CODECS[name], "ignore") + noise
+    content_type = f"text/html; charset={name}"
+    decoder = StreamDecoder(content_type)
+    assert (_feed_all(decoder, body, sizes), decoder.provenance) == tuple(
+        decode_html(body, content_type)
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    name=st.sampled_from(["UTF-8", "Shift_JIS", "Big5", "EUC-KR", "gb18030", "EUC-JP"]),
+    data=st.data(),
+)
+def test_split_shortcuts_equal_the_state_machine_walk(name: str, data: st.DataObject) -> None:
+    """The shortcuts of _tail_split give the cut of the byte-by-byte walk from the last reset."""
+    from browser_decode import _split
+
+    tail, step, _ = _split._TAIL_RULES[name]
+    alphabet = [*tail, 0x20, 0x41, 0x30, 0x39, 0x80, 0x8E, 0x8F, 0xFF, 0xC0]
+    buffer = bytes(data.draw(st.lists(st.sampled_from(alphabet), max_size=300)))
+
+    def walk(buffer: bytes, tail_bytes: bytes) -> int:
+        return len(buffer.rstrip(tail_bytes))
+
+    assert _split.split_point(name, buffer)[0] == _split._tail_split(buffer, tail, step, walk)
+
+
+def test_detector_argument() -> None:
+    body = "Привет, как дела? Всё хорошо, спасибо.".encode("cp1251") * 4
+    decoder = StreamDecoder("text/html", detector=lambda b: ("koi8-r", 0.5))
+    text = _feed_all(decoder, body, [7])
+    expected = decode_html(body, "text/html", detector=lambda b: ("koi8-r", 0.5))
+    assert text == expected.text
+    assert decoder.provenance is not None and decoder.provenance.encoding == "KOI8-R"
+    assert decoder.provenance.detector is not None
+    with pytest.raises(ValueError, match="unknown detector"):
+        StreamDecoder(detector="nope")

@@ -1,9 +1,34 @@
 """Decode scraped web pages exactly as a browser does, and say how.
 
->>> from browser_decode import decode_html
->>> text, provenance = decode_html(b"<meta charset=shift_jis>\\x82\\xa0", "text/html")
->>> text[-1], str(provenance)
-('あ', 'Shift_JIS (meta)')
+    >>> from browser_decode import decode_html
+    >>> text, provenance = decode_html(b"<meta charset=shift_jis>\\x82\\xa0", "text/html")
+    >>> text[-1], str(provenance)
+    ('あ', 'Shift_JIS (meta)')
+
+Decoding (each returns a DecodeResult: ``text, provenance``):
+    decode_html(body, content_type=None, *, url=None, default_encoding=None, detector=None)
+        The browser's order: BOM, Content-Type charset, <meta> prescan, then (undeclared
+        pages) valid UTF-8, detection among WHATWG encodings, default. XML, JSON and text
+        Content-Types get their own rules (decode_body is the same function).
+    decode_response(response) / await adecode_response(response)
+        requests, httpx, aiohttp, Scrapy, urllib: raw bytes + real headers; urllib's and
+        Scrapy's Content-Encoding undone (ContentCodingError when it cannot be).
+    StreamDecoder(content_type).feed(chunk) ... .close()
+        The same text chunk by chunk, with bounded memory.
+    fix_requests_encoding(response), httpx_default_encoding
+        Make requests' / httpx's own .text (nearly) right.
+
+The result:
+    Provenance: encoding, source (Source), confidence (Confidence), label, offset,
+    replacements, score, runner_up, detector; to_dict() / from_dict() store it as JSON.
+    get_encoding(label) -> Encoding: the WHATWG label table; Encoding.decode(bytes).
+
+Text that was already decoded wrongly:
+    repair(text) -> RepairResult; normalize_for_matching(text) for comparisons.
+
+Detection: detector=None (built-in), "charset-normalizer", or a callable
+(bytes) -> (label, score) | None. Command line: ``browser-decode --help``.
+Documentation: README.md and docs/ (pipeline, provenance, clients, body types).
 """
 
 from __future__ import annotations
@@ -15,6 +40,7 @@ from ._adapters import (
     httpx_default_encoding,
 )
 from ._api import decode_html
+from ._content_coding import ContentCodingError
 from ._decode_body import decode_body
 from ._get_an_encoding import Encoding, get_encoding
 from ._result import Confidence, DecodeResult, Provenance, Source
@@ -24,6 +50,7 @@ from ._text.repair import RepairResult, RepairStatus, RepairStep, repair
 
 __all__ = [
     "Confidence",
+    "ContentCodingError",
     "DecodeResult",
     "Encoding",
     "Provenance",

@@ -16,18 +16,45 @@ Where each client keeps them:
 - aiohttp: ``await .read()``, ``.headers.getall``, ``.url``;
 - Scrapy: ``.body``, ``.headers.getlist`` (bytes values), ``.url``;
 - urllib: ``body=`` or ``.read()``, ``.headers.get_all``, ``.url``.
+
+Content codings: requests, httpx and aiohttp undo ``Content-Encoding``
+themselves; urllib never does, and Scrapy leaves in the header the codings its
+middleware did not undo. For those two the adapters undo the codings the
+header names (gzip, x-gzip, deflate, br, zstd; br and zstd need the brotli and
+zstandard packages) up to :data:`MAX_DECODED_BYTES`. A body that is still
+compressed (gzip or zstd magic number) is a :class:`ContentCodingError`, never
+a "detected" decode of compressed bytes.
 """
 
 from __future__ import annotations
 
+import codecs
 import inspect
 from typing import Any, Final
 
 from ._api import _coerce_optional_str, decide, decode_html
+from ._content_coding import (
+    MAX_DECODED_BYTES,
+    BadCoding,
+    ContentCodingError,
+    still_compressed,
+    undo_content_codings,
+)
+from ._detect._external import DetectorArg, resolve_detector
 from ._infra import isomorphic_decode
 from ._result import DecodeResult, Source
 
+__all__ = [
+    "MAX_DECODED_BYTES",
+    "ContentCodingError",
+    "adecode_response",
+    "decode_response",
+    "fix_requests_encoding",
+    "httpx_default_encoding",
+]
+
 _CONTENT_TYPE: Final = "Content-Type"
+_CONTENT_ENCODING: Final = "Content-Encoding"
 
 _UNSUPPORTED: Final = (
     "{func}() takes a response of requests, httpx, aiohttp (adecode_response), "
@@ -79,10 +106,72 @@ PYTHON_CODECS: Final[dict[str, str]] = {
     "ISO-2022-JP": "iso2022-jp",
     "Shift_JIS": "cp932",
     "EUC-KR": "cp949",
-    # No Python codec decodes like these; the nearest single-byte behaviour.
+    # No Python codec decodes like this; the nearest single-byte behaviour.
     "x-user-defined": "latin-1",
-    "replacement": "utf-8",
+    # Registered by this module on first use (see _register_replacement_codec).
+    "replacement": "browser-decode-replacement",
 }
+
+# --- the replacement encoding as a Python codec ----------------------------------
+# "The replacement encoding ... exists to prevent certain attacks that abuse a
+# mismatch between encodings supported in the server and the client." Its
+# decoder: "1. If byte is end-of-queue, then return finished. 2. If
+# replacement error returned is false, set replacement error returned to true
+# and return error. 3. Return finished." -- https://encoding.spec.whatwg.org/#replacement
+# So a non-empty body is one U+FFFD. Python's codecs of the same labels
+# (iso2022_kr, hz) would show the text the browser hides; this codec gives
+# the browser's text to requests' and httpx's ``.text``.
+_REPLACEMENT_CODEC: Final = "browser-decode-replacement"
+
+
+def _replacement_decode(data: Any, errors: str = "strict", /) -> tuple[str, int]:
+    size = len(memoryview(data))
+    return ("\ufffd" if size else ""), size
+
+
+class _ReplacementDecoder(codecs.IncrementalDecoder):
+    def __init__(self, errors: str = "strict") -> None:
+        super().__init__(errors)
+        self._returned = False
+
+    def decode(self, input: Any, final: bool = False) -> str:
+        if len(memoryview(input)) and not self._returned:
+            self._returned = True
+            return "\ufffd"
+        return ""
+
+    def reset(self) -> None:
+        self._returned = False
+
+    def getstate(self) -> tuple[bytes, int]:
+        return b"", int(self._returned)
+
+    def setstate(self, state: tuple[bytes, int]) -> None:
+        self._returned = bool(state[1])
+
+
+def _search_replacement(name: str) -> codecs.CodecInfo | None:
+    if name.replace("_", "-") != _REPLACEMENT_CODEC:
+        return None
+    utf8 = codecs.lookup("utf-8")  # "get an output encoding": replacement -> UTF-8
+    return codecs.CodecInfo(
+        name=_REPLACEMENT_CODEC,
+        encode=utf8.encode,
+        decode=_replacement_decode,
+        incrementalencoder=utf8.incrementalencoder,
+        incrementaldecoder=_ReplacementDecoder,
+    )
+
+
+_registered: list[bool] = []
+
+
+def _register_replacement_codec() -> None:
+    """Make ``browser-decode-replacement`` a Python codec (once per process)."""
+    if not _registered:
+        _registered.append(True)
+        codecs.register(_search_replacement)
+
 
 # With a BOM the codec must also remove it, as "decode" does.
 _BOM_CODECS: Final = {"UTF-8": "utf-8-sig", "UTF-16LE": "utf-16", "UTF-16BE": "utf-16"}
@@ -92,24 +181,27 @@ def python_codec(encoding: str, source: Source | None = None) -> str:
     """The Python codec closest to the WHATWG *encoding* (BOM-aware for ``Source.BOM``)."""
     if source is Source.BOM and encoding in _BOM_CODECS:
         return _BOM_CODECS[encoding]
+    if encoding == "replacement":
+        _register_replacement_codec()
     return PYTHON_CODECS[encoding]
 
 
-def _header_values(headers: Any) -> list[str]:
-    """All ``Content-Type`` values of a client's header object, as str."""
+def _header_values(headers: Any, name: str = _CONTENT_TYPE) -> list[str]:
+    """All values of the header *name* in a client's header object, as str."""
     raw: list[Any]
     if hasattr(headers, "get_all"):  # email.message.Message (urllib)
-        raw = headers.get_all(_CONTENT_TYPE) or []
+        raw = headers.get_all(name) or []
     elif hasattr(headers, "get_list"):  # httpx.Headers
-        raw = headers.get_list(_CONTENT_TYPE)
+        raw = headers.get_list(name)
     elif hasattr(headers, "getall"):  # multidict (aiohttp)
-        raw = headers.getall(_CONTENT_TYPE, [])
+        raw = headers.getall(name, [])
     elif hasattr(headers, "getlist"):  # scrapy.http.Headers (bytes values), werkzeug
-        raw = headers.getlist(_CONTENT_TYPE) or []
+        raw = headers.getlist(name) or []
     elif hasattr(headers, "get"):  # requests' CaseInsensitiveDict (already combined), dict
-        value = headers.get(_CONTENT_TYPE)
+        value = headers.get(name)
         if value is None and isinstance(headers, dict):
-            value = next((v for k, v in headers.items() if str(k).lower() == "content-type"), None)
+            lower = name.lower()
+            value = next((v for k, v in headers.items() if str(k).lower() == lower), None)
         raw = [] if value is None else [value]
     else:
         raise TypeError(f"response.headers of type {type(headers).__name__} is not a mapping")
@@ -135,13 +227,35 @@ def _url(response: object) -> str | None:
     return None if url is None else str(url)
 
 
+def _is_urllib(response: object) -> bool:
+    return hasattr(response, "isclosed") and hasattr(response, "read")
+
+
+def _decompressed(response: object, data: bytes, raw: bool) -> bytes:
+    """*data* with the content codings still on it undone; compressed bytes are an error.
+
+    *raw*: the client hands over the body as it came off the wire (urllib; Scrapy,
+    whose middleware leaves in the header the codings it did not undo).
+    """
+    if raw:
+        codings = ", ".join(_header_values(getattr(response, "headers", None), _CONTENT_ENCODING))
+        data = undo_content_codings(data, codings or None, limit=MAX_DECODED_BYTES)
+    coding = still_compressed(data)
+    if coding is not None:
+        raise BadCoding(
+            f"the body is still {coding}-compressed (Content-Encoding not undone by the "
+            "client): decode it first, or let the client do it"
+        )
+    return data
+
+
 def _body(response: object, func: str) -> bytes:
     body = getattr(response, "body", None)  # Scrapy
     if isinstance(body, (bytes, bytearray)):
-        return bytes(body)
+        return _decompressed(response, bytes(body), raw=True)
     content = getattr(response, "content", None)  # requests, httpx
     if isinstance(content, (bytes, bytearray)):
-        return bytes(content)
+        return _decompressed(response, bytes(content), raw=False)
     read = getattr(response, "read", None)
     if read is not None and inspect.iscoroutinefunction(read):
         raise TypeError(f"{func}() got an async response: use 'await adecode_response(response)'")
@@ -152,38 +266,60 @@ def _body(response: object, func: str) -> bytes:
             )
         data = read()
         if isinstance(data, (bytes, bytearray)):
-            return bytes(data)
+            return _decompressed(response, bytes(data), raw=True)
     what = type(response).__name__
     raise TypeError(_UNSUPPORTED.format(func=func, what=what, missing="raw body (bytes)"))
 
 
 def decode_response(
-    response: object, *, body: bytes | None = None, default_encoding: str | None = None
+    response: object,
+    *,
+    body: bytes | None = None,
+    default_encoding: str | None = None,
+    detector: DetectorArg = None,
 ) -> DecodeResult:
     """Decode an HTTP client's response as a browser would: ``decode_html`` on its raw bytes.
 
     Works with a ``requests.Response``, an ``httpx.Response`` (read), a Scrapy
     ``Response`` and urllib's ``http.client.HTTPResponse``: pass the bytes you
     already read as *body*, or the response is read here (urllib's body is a
-    stream). The Content-Type header and the URL come from the response.
-    Raises :class:`TypeError` for other objects; use :func:`adecode_response`
-    for aiohttp.
+    stream). The Content-Type header and the URL come from the response; the
+    body's type decides the rules (HTML, XML, JSON, text: docs/body-types.md).
+
+    urllib's and Scrapy's bodies are decompressed as their ``Content-Encoding``
+    says, up to 64 MiB (:data:`MAX_DECODED_BYTES`). Raises
+    :class:`ContentCodingError` for a body that is still compressed, corrupt,
+    over the cap or in a coding this installation cannot undo;
+    :class:`TypeError` for objects that are not responses; use
+    :func:`adecode_response` for aiohttp.
     """
     default_encoding = _coerce_optional_str(default_encoding, "default_encoding")
+    detector = resolve_detector(detector)
     content_type = _content_type(response, "decode_response")
+    if body is not None:
+        body = _decompressed(response, bytes(body), raw=_is_urllib(response))
     data = body if body is not None else _body(response, "decode_response")
-    return decode_html(data, content_type, url=_url(response), default_encoding=default_encoding)
+    return decode_html(
+        data,
+        content_type,
+        url=_url(response),
+        default_encoding=default_encoding,
+        detector=detector,
+    )
 
 
 async def adecode_response(
-    response: object, *, default_encoding: str | None = None
+    response: object, *, default_encoding: str | None = None, detector: DetectorArg = None
 ) -> DecodeResult:
     """:func:`decode_response` for async clients: ``await`` the body, then decode.
 
     aiohttp's ``ClientResponse`` (``await response.read()``) and a streamed
-    ``httpx.Response`` from an ``AsyncClient`` (``await response.aread()``).
+    ``httpx.Response`` from an ``AsyncClient`` (``await response.aread()``);
+    both undo the content codings themselves (a body that is still compressed
+    is a :class:`ContentCodingError`).
     """
     default_encoding = _coerce_optional_str(default_encoding, "default_encoding")
+    detector = resolve_detector(detector)
     content_type = _content_type(response, "adecode_response")
     reader = getattr(response, "aread", None) or getattr(response, "read", None)
     if reader is None or not inspect.iscoroutinefunction(reader):
@@ -192,10 +328,19 @@ async def adecode_response(
             _UNSUPPORTED.format(func="adecode_response", what=what, missing="async read()")
         )
     data = await reader()
-    return decode_html(data, content_type, url=_url(response), default_encoding=default_encoding)
+    if not isinstance(data, (bytes, bytearray)):
+        raise TypeError(f"adecode_response(): read() gave {type(data).__name__}, not bytes")
+    data = _decompressed(response, bytes(data), raw=False)
+    return decode_html(
+        data,
+        content_type,
+        url=_url(response),
+        default_encoding=default_encoding,
+        detector=detector,
+    )
 
 
-def fix_requests_encoding(response: Any) -> DecodeResult:
+def fix_requests_encoding(response: Any, *, detector: DetectorArg = None) -> DecodeResult:
     """Set ``response.encoding`` of a ``requests.Response`` to what a browser would use.
 
     Returns the exact :class:`~browser_decode.DecodeResult`. ``response.text``
@@ -204,12 +349,18 @@ def fix_requests_encoding(response: Any) -> DecodeResult:
     without BOM) and for every body that avoids the few byte sequences where
     Python's tables differ from the standard's (see docs/clients.md). When the
     text matters byte for byte, use the returned ``result.text``.
+
+    The "replacement" encoding (``charset=iso-2022-kr``, ``hz-gb-2312``, ...)
+    becomes the codec ``browser-decode-replacement``, registered on first use:
+    ``response.text`` is then one U+FFFD, as in a browser, never the text the
+    label would hide. A read ``httpx.Response`` works too (its ``encoding`` is
+    settable before ``.text`` is first read).
     """
     if not hasattr(response, "encoding"):
         raise TypeError(
             f"fix_requests_encoding() takes a requests.Response, not {type(response).__name__}"
         )
-    result = decode_response(response)
+    result = decode_response(response, detector=detector)
     response.encoding = python_codec(result.encoding, result.source)
     return result
 
@@ -221,7 +372,13 @@ def httpx_default_encoding(content: bytes) -> str:
     httpx calls it only when the Content-Type has no charset (or one Python
     does not know), with the body bytes; it returns the Python codec closest to
     the encoding that BOM, ``<meta>`` prescan, UTF-8 validity and detection
-    choose (see :data:`PYTHON_CODECS` for where the codec is not exact).
+    choose (see :data:`PYTHON_CODECS` for where the codec is not exact). A
+    ``<meta>`` naming the "replacement" encoding gives ``browser-decode-replacement``
+    (one U+FFFD). The hook never sees the header: for a header charset of the
+    replacement encoding httpx either decodes with Python's codec of that name
+    (``iso-2022-kr``, ``csiso2022kr``, ``hz-gb-2312``) or asks the hook about the
+    body alone; call :func:`fix_requests_encoding` on the response (or use
+    :func:`decode_response`) to be safe there.
     """
     if not isinstance(content, (bytes, bytearray, memoryview)):
         raise TypeError(f"httpx_default_encoding() takes bytes, not {type(content).__name__}")

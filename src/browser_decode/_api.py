@@ -1,34 +1,22 @@
-"""``decode_html``: the encoding sniffing algorithm, then the decoder."""
+"""``decode_html``: the encoding sniffing algorithm for the body's type, then the decoder."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Final
 
 from ._bom_sniff import bom_sniff
+from ._decode_body import JSON_STAGES, XML_STAGES, BodyKind, body_kind
 from ._decoders import COUNTING
-from ._detect import default, detect, valid_utf8
+from ._detect import default, valid_utf8
+from ._detect._external import DetectorArg, detection_stage, resolve_detector
 from ._extract_mime_type import MimeType, extract_mime_type, legacy_extract_an_encoding
 from ._head_scan import head_scan
-from ._hint import EncodingHint
+from ._hint import Body, EncodingHint, Request, Stage
 from ._infra import isomorphic_decode
 from ._prescan import prescan_stage
 from ._result import DecodeResult, Provenance
 
-Body = bytes | bytearray | memoryview
-
-
-@dataclass(frozen=True, slots=True)
-class Request:
-    """What the stages may look at besides the body."""
-
-    mime: MimeType | None
-    url: str | None = None
-    default_encoding: str | None = None
-
-
-Stage = Callable[[bytes, Request], "EncodingHint | None"]
+__all__ = ["Body", "decide", "decode_html", "result_from_hint", "run_stages", "stages_for"]
 
 # MIME types whose bodies get the HTML prescan. "no Content-Type at all" (and an
 # unparsable one) is sniffed as HTML, as Chromium does.
@@ -46,8 +34,19 @@ STAGES: Final[tuple[Stage, ...]] = (
     lambda body, request: prescan_stage(body) if _is_html(request) else None,
     lambda body, request: head_scan(body) if _is_html(request) else None,
     lambda body, request: valid_utf8(body),
-    lambda body, request: detect(body, url=request.url, default_encoding=request.default_encoding),
+    detection_stage,
 )
+
+
+def stages_for(mime: MimeType | None) -> tuple[Stage, ...]:
+    """The stages of the body's type (docs/body-types.md): HTML and text share
+    :data:`STAGES` (the prescan runs for HTML only); XML and JSON have their own."""
+    kind = body_kind(mime)
+    if kind is BodyKind.XML:
+        return XML_STAGES
+    if kind is BodyKind.JSON:
+        return JSON_STAGES
+    return STAGES
 
 
 def _coerce_body(body: object, caller: str = "decode_html") -> bytes:
@@ -84,10 +83,12 @@ def decide(
     *,
     url: str | None = None,
     default_encoding: str | None = None,
+    detector: DetectorArg = None,
 ) -> EncodingHint:
-    """The first hint of the stages, in precedence order (see :func:`decode_html`)."""
+    """The first hint of the stages of the body's type, in precedence order."""
     mime = None if content_type is None else extract_mime_type(content_type)
-    return run_stages(STAGES, body, Request(mime, url, default_encoding))
+    request = Request(mime, url, default_encoding, resolve_detector(detector))
+    return run_stages(stages_for(mime), body, request)
 
 
 def run_stages(stages: tuple[Stage, ...], body: bytes, request: Request) -> EncodingHint:
@@ -105,6 +106,7 @@ def decode_html(
     *,
     url: str | None = None,
     default_encoding: str | None = None,
+    detector: DetectorArg = None,
 ) -> DecodeResult:
     """Decode an HTML response body as a browser would, and say how.
 
@@ -125,15 +127,38 @@ def decode_html(
     ``bytes`` or ``None`` when there was none). *url* (the page's URL or just
     its top-level domain) and *default_encoding* (a label) are optional hints
     for undeclared pages only, like a browser's TLD and locale defaults; a
-    declaration always beats them. Never raises for any bytes or header text;
-    raises :class:`TypeError` for arguments of the wrong type.
+    declaration always beats them. *detector* replaces step 6: ``None`` or
+    ``"builtin"`` (the default), ``"charset-normalizer"``, or a callable
+    ``(bytes) -> (label, score) | None`` (docs/detectors.md).
+
+    The body's type decides which rules apply (docs/body-types.md): when the
+    Content-Type names XML (``*/xml``, ``*+xml``: XHTML, RSS, Atom,
+    sitemaps), JSON or another text type, its rules are those of
+    :func:`decode_body` (e.g. the XML declaration for XHTML); ``text/html``,
+    no Content-Type or an unparsable one get the rules above.
+
+    Never raises for any bytes or header text; raises :class:`TypeError` for
+    arguments of the wrong type (and :class:`ValueError` for an unknown
+    detector name).
     """
-    data = _coerce_body(body)
+    return _decode(body, content_type, url, default_encoding, detector, "decode_html")
+
+
+def _decode(
+    body: object,
+    content_type: object,
+    url: object,
+    default_encoding: object,
+    detector: DetectorArg,
+    caller: str,
+) -> DecodeResult:
+    data = _coerce_body(body, caller)
     hint = decide(
         data,
         _coerce_content_type(content_type),
         url=_coerce_optional_str(url, "url"),
         default_encoding=_coerce_optional_str(default_encoding, "default_encoding"),
+        detector=resolve_detector(detector),
     )
     return result_from_hint(data, hint)
 
@@ -148,13 +173,14 @@ def result_from_hint(data: bytes, hint: EncodingHint) -> DecodeResult:
         # The decoder counts its errors as it goes: no second pass over the text.
         text, errors = COUNTING[name](data[hint.skip :] if hint.skip else data)
     provenance = Provenance(
-        name,
-        hint.source,
-        hint.confidence,
-        hint.label,
-        hint.offset,
-        errors,
-        hint.score,
-        hint.runner_up,
+        encoding=name,
+        source=hint.source,
+        confidence=hint.confidence,
+        label=hint.label,
+        offset=hint.offset,
+        replacements=errors,
+        score=hint.score,
+        runner_up=hint.runner_up,
+        detector=hint.detector,
     )
     return DecodeResult(text, provenance)

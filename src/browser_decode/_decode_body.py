@@ -27,22 +27,12 @@ import dataclasses
 import enum
 from typing import Final
 
-from ._api import (
-    Body,
-    Request,
-    Stage,
-    _coerce_body,
-    _coerce_content_type,
-    _coerce_optional_str,
-    decide,
-    result_from_hint,
-    run_stages,
-)
 from ._bom_sniff import bom_sniff
-from ._detect import detect, valid_utf8
-from ._extract_mime_type import MimeType, extract_mime_type, legacy_extract_an_encoding
+from ._detect import valid_utf8
+from ._detect._external import DetectorArg, detection_stage
+from ._extract_mime_type import MimeType, legacy_extract_an_encoding
 from ._get_an_encoding import ENCODINGS
-from ._hint import EncodingHint
+from ._hint import Body, EncodingHint, Stage
 from ._prescan import get_an_xml_encoding
 from ._result import Confidence, DecodeResult, Source
 
@@ -153,7 +143,7 @@ XML_STAGES: Final[tuple[Stage, ...]] = (
     lambda body, request: legacy_extract_an_encoding(request.mime),
     lambda body, request: xml_declaration(body),
     lambda body, request: _valid_utf8_as_default(body, Confidence.TENTATIVE),
-    lambda body, request: detect(body, url=request.url, default_encoding=request.default_encoding),
+    detection_stage,
 )
 
 # --- JSON -------------------------------------------------------------------
@@ -179,18 +169,18 @@ JSON_STAGES: Final[tuple[Stage, ...]] = (
 )
 
 
-def _decide(body: bytes, kind: BodyKind, request: Request) -> EncodingHint:
-    return run_stages(XML_STAGES if kind is BodyKind.XML else JSON_STAGES, body, request)
-
-
 def decode_body(
     body: Body,
     content_type: str | bytes | None = None,
     *,
     url: str | None = None,
     default_encoding: str | None = None,
+    detector: DetectorArg = None,
 ) -> DecodeResult:
     """Decode any response body by the rules of its Content-Type, and say how.
+
+    The same function as :func:`decode_html` (which follows the body's type
+    too), under the name that says so.
 
     The first rule that gives an encoding wins:
 
@@ -215,18 +205,8 @@ def decode_body(
 
     >>> decode_body(b'<?xml version="1.0" encoding="koi8-r"?><a>\\xf0</a>',
     ...             "application/rss+xml").provenance
-    Provenance(encoding='KOI8-R', source=<Source.META: 'meta'>, confidence=<Confidence.TENTATIVE: 'tentative'>, label='koi8-r', offset=0, replacements=0, score=None, runner_up=None)
+    Provenance(encoding='KOI8-R', source=<Source.META: 'meta'>, confidence=<Confidence.TENTATIVE: 'tentative'>, label='koi8-r', offset=0, replacements=0, score=None, runner_up=None, detector=None)
     """  # noqa: E501
-    data = _coerce_body(body, "decode_body")
-    header = _coerce_content_type(content_type)
-    url = _coerce_optional_str(url, "url")
-    default_encoding = _coerce_optional_str(default_encoding, "default_encoding")
-    mime = None if header is None else extract_mime_type(header)
-    kind = body_kind(mime)
-    if kind is BodyKind.HTML or kind is BodyKind.TEXT:
-        # decide() runs the <meta> prescan only for HTML (or no MIME type).
-        hint = decide(data, header, url=url, default_encoding=default_encoding)
-    else:
-        assert mime is not None
-        hint = _decide(data, kind, Request(mime, url, default_encoding))
-    return result_from_hint(data, hint)
+    from ._api import _decode  # _api imports this module's rules
+
+    return _decode(body, content_type, url, default_encoding, detector, "decode_body")

@@ -191,13 +191,30 @@ def _split_header_values(value: str) -> list[str]:
         return values
 
 
-@lru_cache(maxsize=512)
+#: Header values up to this length are cached (crawls repeat a few Content-Type
+#: values endlessly); longer ones are parsed each time, so the cache holds at
+#: most ``_CACHE_SIZE * _CACHE_VALUE_LIMIT`` characters of keys (256 KiB).
+_CACHE_VALUE_LIMIT: Final = 512
+_CACHE_SIZE: Final = 512
+
+
 def extract_mime_type(content_type: str) -> MimeType | None:
     """Fetch's "extract a MIME type" from one (possibly combined) header value.
 
-    Cached: crawls repeat a few Content-Type values endlessly, and the result is
-    immutable.
+    Cached for values of at most 512 characters (the result is immutable); a
+    longer value is never kept alive by the cache.
     """
+    if len(content_type) <= _CACHE_VALUE_LIMIT:
+        return _extract_mime_type_cached(content_type)
+    return _extract_mime_type(content_type)
+
+
+@lru_cache(maxsize=_CACHE_SIZE)
+def _extract_mime_type_cached(content_type: str) -> MimeType | None:
+    return _extract_mime_type(content_type)
+
+
+def _extract_mime_type(content_type: str) -> MimeType | None:
     charset: str | None = None
     essence: str | None = None
     mime: MimeType | None = None

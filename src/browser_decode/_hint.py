@@ -8,10 +8,20 @@ first hint wins.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ._get_an_encoding import Encoding
 from ._result import Confidence, Source
+
+if TYPE_CHECKING:
+    from ._detect._external import Detector
+    from ._extract_mime_type import MimeType
+
+
+#: The bodies the entry points accept.
+Body = bytes | bytearray | memoryview
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,3 +37,20 @@ class EncodingHint:
     runner_up: str | None = None
     #: the decoded text, when the stage had to decode to decide (saves a pass)
     decoded: str | None = None
+    #: for ``detected``: which detector decided ("builtin", "charset-normalizer", ...)
+    detector: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """What the stages may look at besides the body."""
+
+    mime: MimeType | None
+    url: str | None = None
+    default_encoding: str | None = None
+    #: the detection step (None: the built-in detector)
+    detector: Detector | None = None
+
+
+#: A stage: the body and the request in, a hint or ``None`` out.
+Stage = Callable[[bytes, Request], EncodingHint | None]

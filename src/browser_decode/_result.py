@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
+import dataclasses
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 
-class Source(str, enum.Enum):
+class PublicEnumType(enum.EnumMeta):
+    """The enums' metaclass: ``dir()`` (and so ``help()``) lists the members and the
+    methods defined here, not the hundred methods inherited from ``str``."""
+
+    def __dir__(cls) -> list[str]:
+        own = set(cls.__dict__)
+        keep = ("__class__", "__doc__", "__module__")
+        return sorted(n for n in super().__dir__() if n in own or n in keep or not hasattr(str, n))
+
+
+class Source(str, enum.Enum, metaclass=PublicEnumType):
     """Which rule decided the encoding, in the order the rules are tried."""
 
     #: A byte order mark at the start of the body (Encoding Standard "BOM sniff").
@@ -32,7 +44,7 @@ class Source(str, enum.Enum):
         return self.value
 
 
-class Confidence(str, enum.Enum):
+class Confidence(str, enum.Enum, metaclass=PublicEnumType):
     """The HTML Standard's *confidence* of the encoding decision.
 
     "The confidence is either *tentative*, *certain*, or *irrelevant*."
@@ -66,6 +78,12 @@ class Provenance:
             bytes (U+FFFD that the bytes themselves encode are not counted).
         score: for ``detected``, the detector's confidence in ``[0, 1]``.
         runner_up: for ``detected``, the second-best WHATWG encoding, if any.
+        detector: for ``detected``, which detector decided: ``"builtin"``,
+            ``"charset-normalizer"`` or the name of your callable.
+
+    Storable: :meth:`to_dict` gives plain JSON values (the enums as their
+    string values) and :meth:`from_dict` rebuilds an equal object;
+    ``Provenance(**d)`` with string values also gives the enums back.
     """
 
     encoding: str
@@ -76,9 +94,47 @@ class Provenance:
     replacements: int = 0
     score: float | None = None
     runner_up: str | None = None
+    detector: str | None = None
+
+    def __post_init__(self) -> None:
+        # A provenance rebuilt from stored strings gets its enums back, so that
+        # str() and attribute access behave as on the original.
+        if not isinstance(self.source, Source):
+            object.__setattr__(self, "source", Source(self.source))
+        if not isinstance(self.confidence, Confidence):
+            object.__setattr__(self, "confidence", Confidence(self.confidence))
 
     def __str__(self) -> str:
         return f"{self.encoding} ({self.source.value})"
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every field as a plain JSON value (enums as their string values).
+
+        >>> import json
+        >>> p = Provenance("Shift_JIS", Source.META, Confidence.TENTATIVE, "sjis", 12)
+        >>> Provenance.from_dict(json.loads(json.dumps(p.to_dict()))) == p
+        True
+        """
+        return {field.name: _plain(getattr(self, field.name)) for field in dataclasses.fields(self)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Provenance:
+        """The provenance that :meth:`to_dict` stored.
+
+        Fields missing from *data* take their defaults (a dict stored before a
+        field was added still loads); an unknown key is a :class:`ValueError`.
+        """
+        if not isinstance(data, Mapping):
+            raise TypeError(f"Provenance.from_dict() takes a mapping, not {type(data).__name__}")
+        names = {field.name for field in dataclasses.fields(cls)}
+        unknown = sorted(str(key) for key in data if key not in names)
+        if unknown:
+            raise ValueError(f"Provenance.from_dict(): unknown field(s) {', '.join(unknown)}")
+        return cls(**data)
+
+
+def _plain(value: object) -> object:
+    return value.value if isinstance(value, enum.Enum) else value
 
 
 class DecodeResult(NamedTuple):
@@ -115,6 +171,44 @@ class DecodeResult(NamedTuple):
     def replacements(self) -> int:
         return self.provenance.replacements
 
+    @property
+    def score(self) -> float | None:
+        return self.provenance.score
+
+    @property
+    def runner_up(self) -> str | None:
+        return self.provenance.runner_up
+
+    @property
+    def detector(self) -> str | None:
+        return self.provenance.detector
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"text": ..., **provenance.to_dict()}``: plain JSON values."""
+        return {"text": self.text, **self.provenance.to_dict()}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> DecodeResult:
+        """The result that :meth:`to_dict` stored."""
+        if not isinstance(data, Mapping) or not isinstance(data.get("text"), str):
+            raise TypeError("DecodeResult.from_dict() takes a mapping with a 'text' string")
+        fields = {key: value for key, value in data.items() if key != "text"}
+        return cls(data["text"], Provenance.from_dict(fields))
+
     def __repr__(self) -> str:
         text = self.text if len(self.text) <= 40 else self.text[:37] + "..."
         return f"DecodeResult(text={text!r}, provenance={self.provenance!r})"
+
+
+def _field_of_provenance(self: DecodeResult, name: str) -> Any:
+    # A field added to Provenance is readable on the result before it gets a
+    # property of its own (set after the class: a NamedTuple body cannot hold
+    # it, and type checkers should keep reporting typos).
+    if name != "provenance" and not name.startswith("_"):
+        provenance = self.provenance
+        if name in {field.name for field in dataclasses.fields(provenance)}:
+            return getattr(provenance, name)
+    raise AttributeError(f"'DecodeResult' object has no attribute {name!r}")
+
+
+setattr(DecodeResult, "__getattr__", _field_of_provenance)  # noqa: B010

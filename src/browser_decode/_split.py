@@ -29,12 +29,16 @@ reference decoders (tests/test_split.py).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Final
 
 State = tuple[int, ...]
 #: (state before, byte) -> (state after, whether a cut right before the byte is exact)
 Step = Callable[[State, int], tuple[State, bool]]
+#: (data, tail bytes) -> a position in the initial state (before which a cut is exact),
+#: after which the rest is short (see _tail_split)
+Skip = Callable[[bytes, bytes], int]
 INITIAL: Final[State] = ()
 
 
@@ -155,19 +159,11 @@ def _euc_jp_next(state: State, byte: int) -> State:
     return INITIAL  # katakana, a two-byte code point, or an error: leading is 0x00
 
 
-_TAIL_RULES: Final[dict[str, tuple[bytes, Step]]] = {
-    "UTF-8": (_UTF8_TAIL, _utf8_step),
-    "Shift_JIS": (_SJIS_LEADING, _leading_step),
-    "Big5": (_BIG5_EUC_KR_LEADING, _leading_step),
-    "EUC-KR": (_BIG5_EUC_KR_LEADING, _leading_step),
-    "gb18030": (_GB18030_TAIL, _gb18030_step),
-    "GBK": (_GB18030_TAIL, _gb18030_step),
-    "EUC-JP": (_EUC_JP_TAIL, _euc_jp_step),
-}
-
-
-def _tail_split(data: bytes, tail_bytes: bytes, step: Step) -> int:
-    start = len(data.rstrip(tail_bytes))  # just after the last reset byte (or 0)
+def _tail_split(data: bytes, tail_bytes: bytes, step: Step, skip: Skip) -> int:
+    # A position where the state is known to be initial and a cut exact, close
+    # to the end: the loop below then runs over a few bytes, never over the
+    # whole run since the last reset byte (CJK text may have no ASCII byte).
+    start = skip(data, tail_bytes)
     state, best = INITIAL, start
     for position in range(start, len(data)):
         state, cut_before = step(state, data[position])
@@ -176,6 +172,98 @@ def _tail_split(data: bytes, tail_bytes: bytes, step: Step) -> int:
         if not state:
             best = position + 1
     return best
+
+
+def _last_reset(data: bytes, tail_bytes: bytes) -> int:
+    return len(data.rstrip(tail_bytes))  # just after the last reset byte (or 0)
+
+
+def _pairs_after_reset(data: bytes, tail_bytes: bytes) -> int:
+    return _pairs(data, _last_reset(data, tail_bytes))
+
+
+def _pairs(data: bytes, start: int) -> int:
+    """Initial state at *start*, every tail byte a lead or a trail of two-byte sequences.
+
+    For Shift_JIS, Big5 and EUC-KR every tail byte (0x81-0xFE, a possible lead)
+    after the initial state is a lead, and any byte after a lead ends the
+    sequence ("If lead is not 0x00, let pointer be null, set lead to 0x00, ...";
+    ``_leading_step``): the state is initial after every even number of them.
+    """
+    return start + ((len(data) - start) & ~1)
+
+
+def _utf8_skip(data: bytes, tail_bytes: bytes) -> int:
+    """A position near the end before which a cut is exact and the state initial.
+
+    Before a byte that is not a continuation byte (0x80-0xBF) a cut is exact in
+    every state (in the initial state trivially; inside a sequence the byte is
+    outside the boundaries and is restored, see ``_utf8_step``), and the byte is
+    processed from the initial state either way. After three continuation bytes
+    the state is initial whatever it was (a sequence needs at most three).
+    """
+    end = len(data)
+    for position in range(end - 1, max(0, end - 4) - 1, -1):
+        if not 0x80 <= data[position] <= 0xBF:
+            return position
+    return end - 1 if end >= 4 else 0
+
+
+#: Two digits, or a digit and two bytes 0x81-0xFE: whatever the gb18030 state
+#: before them, it is initial after them (``_gb18030_next``: after a digit the
+#: state is initial or "first, second"; a digit or two more non-digit bytes
+#: end both).
+_GB18030_SYNC: Final = re.compile(rb"(?=([0-9][0-9]|[0-9][\x81-\xfe][\x81-\xfe]))")
+_GB18030_WINDOW: Final = 64
+
+
+def _gb18030_skip(data: bytes, tail_bytes: bytes) -> int:
+    start = _last_reset(data, tail_bytes)
+    last_digit = max(data.rfind(bytes([digit]), start) for digit in range(0x30, 0x3A))
+    if last_digit < 0:
+        # No digit: two-byte sequences only ("If byte is not in the range 0x30
+        # to 0x39 ..." after a first byte ends the pair), as for Shift_JIS.
+        return _pairs(data, start)
+    if len(data) - last_digit >= 3:
+        # a digit, then only bytes 0x81-0xFE: initial after two of them, then pairs
+        return _pairs(data, last_digit + 3)
+    window = max(start, len(data) - _GB18030_WINDOW)
+    ends = [m.start() + len(m.group(1)) for m in _GB18030_SYNC.finditer(data, window)]
+    return max(ends) if ends else start
+
+
+#: 0x8F, a byte 0xA1-0xFE and one more tail byte: whatever the EUC-JP state
+#: before them, it is initial after them (after 0x8F the state is initial or
+#: "leading 0x8F"; the next byte makes it "leading" or "leading, jis0212", and
+#: any byte ends both: ``_euc_jp_next``).
+_EUC_JP_SYNC: Final = re.compile(rb"(?=\x8f[\xa1-\xfe][\x8e\x8f\xa1-\xfe])")
+_EUC_JP_WINDOW: Final = 64
+
+
+def _euc_jp_skip(data: bytes, tail_bytes: bytes) -> int:
+    start = _last_reset(data, tail_bytes)
+    last = data.rfind(b"\x8f", start)
+    if last < 0:
+        # Without 0x8F (the lead of three-byte JIS X 0212 sequences) every sequence
+        # in the tail is two bytes long ("If EUC-JP leading is 0x8E and byte is in
+        # the range 0xA1 to 0xDF" / "lead ... and byte in the range 0xA1 to 0xFE").
+        return _pairs(data, start)
+    if len(data) - last >= 3 and 0xA1 <= data[last + 1] <= 0xFE:
+        return _pairs(data, last + 3)  # synchronised, then two-byte sequences only
+    window = max(start, len(data) - _EUC_JP_WINDOW)
+    ends = [m.start() + 3 for m in _EUC_JP_SYNC.finditer(data, window)]
+    return max(ends) if ends else start
+
+
+_TAIL_RULES: Final[dict[str, tuple[bytes, Step, Skip]]] = {
+    "UTF-8": (_UTF8_TAIL, _utf8_step, _utf8_skip),
+    "Shift_JIS": (_SJIS_LEADING, _leading_step, _pairs_after_reset),
+    "Big5": (_BIG5_EUC_KR_LEADING, _leading_step, _pairs_after_reset),
+    "EUC-KR": (_BIG5_EUC_KR_LEADING, _leading_step, _pairs_after_reset),
+    "gb18030": (_GB18030_TAIL, _gb18030_step, _gb18030_skip),
+    "GBK": (_GB18030_TAIL, _gb18030_step, _gb18030_skip),
+    "EUC-JP": (_EUC_JP_TAIL, _euc_jp_step, _euc_jp_skip),
+}
 
 
 # --- UTF-16BE/LE (https://encoding.spec.whatwg.org/#shared-utf-16-decoder) -----

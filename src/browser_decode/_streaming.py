@@ -13,6 +13,9 @@ as the bytes allow:
 * a ``<meta>`` found by the head scan beyond 1024 bytes: soon after it has
   arrived complete (the same argument; the scan is repeated after every
   512 bytes or 1/8 of the buffer, whichever is more);
+* for an XML type (docs/body-types.md): the XML declaration, once its ``>``
+  has arrived (or 2048 bytes, for BOM-less UTF-16); a JSON body without a BOM
+  and without a charset parameter is UTF-8 whatever follows, decided at once;
 * otherwise (nothing declared in the head): after
   ``buffer_limit`` bytes (default 1 MiB) or at :meth:`StreamDecoder.close`,
   whichever comes first; then the later stages (the bounded head scan of
@@ -31,6 +34,11 @@ header charset, no ``<meta>`` in the first 64 KiB) longer than
 is ASCII and whose later bytes are windows-1251 is ``utf-8`` here and
 ``detected`` there.
 
+The Content-Type is parsed and resolved once, in the constructor. Finding a
+cut costs a few C-speed scans, never a Python walk over the chunk
+(:mod:`browser_decode._split`): streaming costs at most about 1.6x the whole
+decode (``benchmarks/bench_streaming.py``).
+
 Memory: at most ``buffer_limit`` bytes while undecided, then the carry (at
 most 3 bytes; ISO-2022-JP: at most 1 KiB) plus the chunk being decoded and
 its text.
@@ -38,16 +46,20 @@ its text.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Final
 
-from ._api import _coerce_content_type, _coerce_optional_str, decide
+from ._api import _coerce_content_type, _coerce_optional_str, run_stages, stages_for
 from ._bom_sniff import bom_sniff
+from ._decode_body import BodyKind, body_kind, xml_declaration
 from ._decoders import COUNTING
-from ._extract_mime_type import MimeType, extract_mime_type, legacy_extract_an_encoding
+from ._detect._external import DetectorArg, resolve_detector
+from ._extract_mime_type import extract_mime_type, legacy_extract_an_encoding
+from ._get_an_encoding import ENCODINGS
 from ._head_scan import HEAD_SCAN_LIMIT, head_scan
-from ._hint import EncodingHint
+from ._hint import EncodingHint, Request
 from ._prescan import PRESCAN_LIMIT, _OutOfBytes, _scan, prescan_stage
-from ._result import Provenance
+from ._result import Confidence, Provenance, Source
 from ._split import split_point
 
 #: Bytes buffered before an undeclared body's encoding is decided.
@@ -80,6 +92,31 @@ def _prescan_prefix(data: bytes) -> EncodingHint | None:
     return None if found is None else found.hint()
 
 
+#: The XML declaration's answer is final once this much has arrived (a BOM-less
+#: UTF-16 declaration is read from the first 2 * 1024 bytes, see xml_declaration).
+_XML_DECLARATION_BYTES: Final = 2048
+_XML_STARTS: Final = (b"<?xml", b"<\x00?\x00x\x00", b"\x00<\x00?\x00x")
+
+
+def _xml_declaration_prefix(data: bytes) -> EncodingHint | bool | None:
+    """The XML declaration's answer if the bytes so far settle it, else ``False``."""
+    if len(data) >= _XML_DECLARATION_BYTES:
+        return xml_declaration(data)
+    if not any(start.startswith(data[: len(start)]) for start in _XML_STARTS):
+        return None  # cannot start with a declaration: the stage gives nothing
+    if data.startswith(b"<?xml") and b">" in data[:1024]:
+        return xml_declaration(data)  # reads only up to that ">"
+    return False
+
+
+#: Provenance fields copied from the hint as they are.
+_COPIED: Final = tuple(
+    field.name
+    for field in dataclasses.fields(Provenance)
+    if field.name not in ("encoding", "replacements")
+)
+
+
 def _coerce_chunk(chunk: object) -> bytes:
     if isinstance(chunk, bytes):
         return chunk
@@ -90,6 +127,9 @@ def _coerce_chunk(chunk: object) -> bytes:
 
 class StreamDecoder:
     """Incremental :func:`~browser_decode.decode_html` for bodies read in chunks.
+
+    Follows the body's type as ``decode_html`` does (HTML, XML, JSON, text:
+    docs/body-types.md); *detector* as for ``decode_html``.
 
     >>> decoder = StreamDecoder("text/html")
     >>> parts = [decoder.feed(b"<meta charset=shift_jis>\\x82"), decoder.feed(b"\\xa0")]
@@ -110,18 +150,26 @@ class StreamDecoder:
         url: str | None = None,
         default_encoding: str | None = None,
         buffer_limit: int = DEFAULT_BUFFER_LIMIT,
+        detector: DetectorArg = None,
     ) -> None:
-        self._content_type = _coerce_content_type(content_type)
-        self._url = _coerce_optional_str(url, "url")
-        self._default_encoding = _coerce_optional_str(default_encoding, "default_encoding")
+        header = _coerce_content_type(content_type)
         if not isinstance(buffer_limit, int) or isinstance(buffer_limit, bool):
             raise TypeError("buffer_limit must be an int")
         # The head scan must see all of its 64 KiB, plus a UTF-8 sequence.
         self._limit = max(buffer_limit, HEAD_SCAN_LIMIT + 4)
-        self._mime: MimeType | None = (
-            None if self._content_type is None else extract_mime_type(self._content_type)
+        # The header is parsed and resolved here, once (not on every feed()).
+        mime = None if header is None else extract_mime_type(header)
+        self._request = Request(
+            mime,
+            _coerce_optional_str(url, "url"),
+            _coerce_optional_str(default_encoding, "default_encoding"),
+            resolve_detector(detector),
         )
-        self._html = self._mime is None or self._mime.essence == "text/html"
+        self._stages = stages_for(mime)
+        self._kind = body_kind(mime)
+        self._html = self._kind is BodyKind.HTML
+        self._header_hint = legacy_extract_an_encoding(mime)
+        self._xml_pending = self._kind is BodyKind.XML  # the declaration is not settled yet
         self._buffer = bytearray()  # bytes before the decision
         self._pending = b""  # bytes after the decision that are not decoded yet
         # ISO-2022-JP: the carry may start with a prefix that re-creates the
@@ -141,15 +189,13 @@ class StreamDecoder:
         hint = self._hint
         if hint is None:
             return None
+        # Every field the hint carries under the provenance's name (a field added
+        # to both needs no change here), then the two that are computed.
+        copied = {name: getattr(hint, name) for name in _COPIED if hasattr(hint, name)}
         return Provenance(
+            **copied,
             encoding=hint.encoding.name,
-            source=hint.source,
-            confidence=hint.confidence,
-            label=hint.label,
-            offset=hint.offset,
             replacements=self._errors,
-            score=hint.score,
-            runner_up=hint.runner_up,
         )
 
     @property
@@ -189,15 +235,26 @@ class StreamDecoder:
             return hint
         if not final and _could_become_bom(head):
             return None
-        hint = legacy_extract_an_encoding(self._mime)
-        if hint is not None:
-            return hint
+        if self._kind is BodyKind.JSON:
+            if self._header_hint is None:
+                # RFC 8259: UTF-8 whatever the bytes (JSON_STAGES: valid UTF-8
+                # as the default, else the default; the same provenance).
+                return EncodingHint(ENCODINGS["UTF-8"], Source.DEFAULT, Confidence.CERTAIN)
+        elif self._header_hint is not None:
+            return self._header_hint
         if self._html and not final:
             if buffered < PRESCAN_LIMIT:
                 return _prescan_prefix(bytes(self._buffer))
             hint = self._scan_head()
             if hint is not None:
                 return hint
+        if self._xml_pending and not final:
+            found = _xml_declaration_prefix(bytes(self._buffer[:_XML_DECLARATION_BYTES]))
+            if found is False:
+                return None
+            self._xml_pending = False
+            if isinstance(found, EncodingHint):
+                return found
         if not final and buffered < self._limit:
             return None  # no copy of the buffer while waiting
         data = bytes(self._buffer)
@@ -205,9 +262,7 @@ class StreamDecoder:
             # Decide on complete UTF-8 sequences only, so that a character cut
             # by the limit does not make valid UTF-8 look invalid.
             data = data[: split_point("UTF-8", data)[0]]
-        return decide(
-            data, self._content_type, url=self._url, default_encoding=self._default_encoding
-        )
+        return run_stages(self._stages, data, self._request)
 
     def _scan_head(self) -> EncodingHint | None:
         """The prescan of the first 1024 bytes, then the head scan of what has arrived.

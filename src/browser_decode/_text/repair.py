@@ -40,7 +40,7 @@ from .._api import result_from_hint
 from .._decode_body import decode_body
 from .._get_an_encoding import ENCODINGS, get_encoding
 from .._hint import EncodingHint
-from .._result import Confidence, DecodeResult, Provenance, Source
+from .._result import Confidence, DecodeResult, Provenance, PublicEnumType, Source
 
 __all__ = [
     "MESS_MARGIN",
@@ -60,7 +60,7 @@ TRUSTED_SCORE: Final = 0.95
 _MIN_EVIDENCE: Final = 16
 
 
-class RepairStatus(str, enum.Enum):
+class RepairStatus(str, enum.Enum, metaclass=PublicEnumType):
     """What :func:`repair` concluded."""
 
     #: The text was a wrong decode; it now holds the properly decoded bytes.
