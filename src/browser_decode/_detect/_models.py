@@ -52,63 +52,64 @@ _INSIDE_WORDS: Final = frozenset("’‘·\u00ad")
 #: letters are read in a Cyrillic, Greek, Hebrew, ... encoding.
 MIXED_SCRIPT: Final = -6.0
 
-_COMMON_PUNCTUATION: Final = frozenset("\u00a0\u00ad«»‘’‚‛“”„‟‹›–—―…•·†‡‰′″€£¥¢©®™°±×÷§№¹²³¼½¾¿¡")
+#: Punctuation and the symbols of everyday text. Not the rarer symbols that a
+#: wrong single-byte decoder makes of letters (½ ¼ ¾ † ‡ ‰ ™ № ¤ ¦ ¨ ´ ¸ ¬ ¯):
+#: those score as symbols.
+_COMMON_PUNCTUATION: Final = frozenset("\u00a0\u00ad«»‘’‚‛“”„‟‹›–—―…•·′″€£¥¢©®°±×÷§²³¿¡")
 _CJK_PUNCTUATION: Final = frozenset(
     "\u3000、。〃〈〉《》「」『』【】〔〕〜・ー…‥‘’“”※○●◎◇◆□■△▲▽▼☆★→←↑↓＝"
     + "".join(chr(c) for c in range(0xFF01, 0xFF5F))  # fullwidth ASCII forms
 )
 _CJK_LANGUAGES: Final = frozenset({"ja", "ko", "zh-Hans", "zh-Hant"})
 
-_WESTERN: Final = (
-    "en",
-    "fr",
-    "de",
-    "es",
-    "it",
-    "pt",
-    "nl",
-    "sv",
-    "da",
-    "nb",
-    "fi",
-    "ca",
-    "is",
-    "et",
-)
+_WESTERN: Final = ("en", "fr", "de", "es", "it", "pt", "nl", "sv", "da", "nb", "fi", "ca", "is")
+#: Celtic languages: Latin-1 covers Irish, Breton and Scottish Gaelic, and Welsh but
+#: for w/y with circumflex, which ISO-8859-14 adds.
+_CELTIC: Final = ("cy", "ga", "gd", "br")
+_NORDIC: Final = ("da", "sv", "nb", "fi", "is", "fo")
 _CENTRAL: Final = ("cs", "sk", "pl", "hu", "sl", "sh", "ro")
-_CYRILLIC: Final = ("ru", "uk", "bg", "mk")
-#: Languages written in the Latin script: their non-ASCII letters sit between ASCII letters.
-LATIN: Final = frozenset((*_WESTERN, *_CENTRAL, "lt", "lv", "tr", "vi"))
+_CYRILLIC: Final = ("ru", "uk", "bg", "mk", "be", "sr")
 _BALTIC: Final = ("lt", "lv", "et")
+#: Languages written in the Latin script: their non-ASCII letters sit between ASCII letters.
+LATIN: Final = frozenset(
+    (*_WESTERN, *_CELTIC, *_NORDIC, *_CENTRAL, *_BALTIC, "tr", "vi", "mt", "eo", "se")
+)
 
-#: Single-byte candidates -> the languages they were made for. Encodings that
-#: nobody detects from content (ISO-8859-3, -10, -14, x-user-defined) are left
-#: to the caller's hint; ISO-8859-8-I decodes exactly as ISO-8859-8.
+#: Single-byte candidates -> the languages written in them on the web: the
+#: languages each encoding was made for (its standard's or code page's stated
+#: repertoire: ISO/IEC 8859 parts 1-16, Microsoft's code pages 874 and 1250-1258,
+#: Apple's Mac OS Roman and Cyrillic, KOI8-R/RFC 1489, KOI8-U/RFC 2319, IBM
+#: code page 866), restricted to the languages whose letters it holds. The
+#: table with its sources is in docs/detection.md. x-user-defined is never
+#: a page's encoding; ISO-8859-8-I decodes exactly as ISO-8859-8.
 SINGLE_BYTE: Final[dict[str, tuple[str, ...]]] = {
-    "windows-1252": _WESTERN,
+    "windows-1252": (*_WESTERN, "et", "fo", "ga", "gd", "br", "cy"),
     "windows-1251": _CYRILLIC,
     "windows-1250": _CENTRAL,
     "windows-1253": ("el",),
     "windows-1254": ("tr",),
     "windows-1255": ("he",),
     "windows-1256": ("ar", "fa", "ur"),
-    "windows-1257": _BALTIC,
+    "windows-1257": (*_BALTIC, "pl", "sl"),
     "windows-1258": ("vi",),
     "windows-874": ("th",),
     "ISO-8859-2": _CENTRAL,
-    "ISO-8859-15": _WESTERN,
+    "ISO-8859-15": (*_WESTERN, "et", "fo", "ga", "br"),
     "ISO-8859-5": _CYRILLIC,
     "KOI8-R": ("ru", "bg", "mk"),
-    "KOI8-U": ("uk", "ru"),
-    "IBM866": ("ru", "uk", "bg"),
+    "KOI8-U": ("uk", "ru", "be"),
+    "IBM866": ("ru", "uk", "bg", "be"),
     "x-mac-cyrillic": _CYRILLIC,
     "ISO-8859-7": ("el",),
     "ISO-8859-6": ("ar",),
     "ISO-8859-8": ("he",),
-    "ISO-8859-13": _BALTIC,
-    "ISO-8859-4": _BALTIC,
+    "ISO-8859-13": (*_BALTIC, "pl", "sl", "sh"),
+    "ISO-8859-4": (*_BALTIC, "se"),
     "ISO-8859-16": ("ro", "pl", "hu", "sl", "sh"),
     "macintosh": _WESTERN,
+    "ISO-8859-3": ("mt", "eo", "tr"),
+    "ISO-8859-10": (*_NORDIC, "se", "et", "lt", "lv"),
+    "ISO-8859-14": _CELTIC,
 }
 
 #: Multi-byte candidates -> (Python codec used as a strict filter, languages).
@@ -136,6 +137,9 @@ PRIORS: Final[dict[str, float]] = {
     "IBM866": -1.0,
     "x-mac-cyrillic": -1.0,
     "macintosh": -2.0,
+    "ISO-8859-3": -1.5,
+    "ISO-8859-10": -2.0,
+    "ISO-8859-14": -1.5,
 }
 
 

@@ -54,6 +54,8 @@ _ASCII_RUNS: Final = re.compile("[\x00-\x7f]+")
 _ASCII_CASES: Final = bytes(
     ord("l") if 0x61 <= b <= 0x7A else ord("u") if 0x41 <= b <= 0x5A else 0x20 for b in range(256)
 )
+#: So few non-ASCII bytes that multi-byte candidates are tried whatever their pattern.
+_FEW: Final = 24
 #: Enough non-ASCII bytes to decide without the ASCII letters, when they are dense.
 _MANY: Final = 256
 #: An ASCII letter: its class tells a Latin encoding's table from another script's.
@@ -116,10 +118,11 @@ def rank_candidates(data: bytes, high: bytes, hinted: dict[str, Encoding]) -> li
     best_ascii: dict[tuple[str, ...], float] = {}
 
     ranked: list[_Ranked] = []
-    # Every character of GBK, Big5, EUC-KR and EUC-JP is two bytes 0x80-0xFF (most
-    # of Shift_JIS's too): text whose non-ASCII bytes stand alone is none of them.
+    # Every character of EUC-KR and EUC-JP is two bytes 0x80-0xFF, and most of
+    # GBK's, Big5's and Shift_JIS's: long text whose non-ASCII bytes stand alone is
+    # none of them (a few characters may all have an ASCII trail byte).
     pairs = data.translate(_HIGH_PAIRS)
-    if pairs.count(b"hh") * 8 >= len(high):
+    if len(high) <= _FEW or pairs.count(b"hh") * 8 >= len(high):
         limit = 2 + int(MAX_ERROR_SHARE * len(high))
         first = pairs.find(b"h")
         probe = data[first : first + _PROBE]

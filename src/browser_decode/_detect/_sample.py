@@ -27,6 +27,9 @@ _WORDS_HEAD: Final = 8 * 1024
 _STEP: Final = 1024
 
 _ASCII: Final = bytes(range(0x80))
+#: ``bytes.translate`` table: markup characters -> space, so that tags are not
+#: part of the words of the text ("<p>Sch\xf6ne" is the word "Sch\xf6ne").
+_MARKUP_TO_SPACE: Final = bytes(0x20 if chr(b) in '<>/="' else b for b in range(256))
 _BOUNDARIES: Final = (b"\n", b" ", b"<")
 _ISO_2022_JP_ESCAPES: Final = (b"\x1b$B", b"\x1b$@", b"\x1b(J", b"\x1b(I")
 _BAD_UTF16: Final = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ufffd]")
@@ -88,7 +91,7 @@ def words_around(data: bytes) -> bytes:
     the markup far from it (which says nothing about the language of the text).
     """
     for chunk in (data[:_WORDS_HEAD], data):
-        words = chunk.split()
+        words = chunk.translate(_MARKUP_TO_SPACE).split()
         picked = list(islice(compress(count(), map(not_, map(bytes.isascii, words))), MAX_CONTEXTS))
         if len(picked) >= MAX_CONTEXTS // 4 or len(chunk) == len(data):
             break
