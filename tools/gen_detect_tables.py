@@ -13,8 +13,9 @@ is written with s/t with comma below or, in every legacy encoding that has them
 only, with cedilla: both spellings get the share of the pair.
 
 Languages wordfreq lacks (:data:`MEASURED`: Maltese, Esperanto, Welsh, Irish,
-Scottish Gaelic, Breton, Northern Sami, Faroese, Estonian, Thai, Belarusian,
-Serbian Cyrillic) are measured on the text of two other sources, each string
+Scottish Gaelic, Breton, Northern Sami, Faroese, Norwegian Nynorsk, Albanian,
+Kurdish, Basque, Galician, Afrikaans, Occitan, Asturian, Estonian, Thai,
+Belarusian, Serbian Cyrillic, Yiddish) are measured on the text of two other sources, each string
 counted once: the locale data of CLDR as the ``babel`` package ships it
 (names of territories, languages, scripts, months, days, units, currencies,
 time zones, date fields; Unicode License v3) and the translations of the
@@ -63,7 +64,14 @@ LANGUAGES: dict[str, tuple[str, int]] = {
     "zh-Hans": ("zh", 3000),
     "zh-Hant": ("zh", 3000),
     **{lang: ("", 100) for lang in ("th", "et", "be", "sr")},
-    **{lang: ("", 120) for lang in ("mt", "eo", "cy", "ga", "gd", "br", "se", "fo")},
+    **{lang: ("", 100) for lang in ("yi",)},
+    **{
+        lang: ("", 120)
+        for lang in (
+            *("mt", "eo", "cy", "ga", "gd", "br", "se", "fo", "nn", "sq", "ku"),
+            *("eu", "gl", "af", "oc", "ast"),
+        )
+    },
 }
 #: language -> (babel locale, iso-codes catalog folder, script of its letters)
 MEASURED: dict[str, tuple[str, str, str]] = {
@@ -79,6 +87,15 @@ MEASURED: dict[str, tuple[str, str, str]] = {
     "th": ("th", "th", "THAI"),
     "be": ("be", "be", "CYRILLIC"),
     "sr": ("sr", "sr", "CYRILLIC"),
+    "nn": ("nn", "nn", "LATIN"),
+    "sq": ("sq", "sq", "LATIN"),
+    "ku": ("ku", "kmr", "LATIN"),
+    "eu": ("eu", "eu", "LATIN"),
+    "gl": ("gl", "gl", "LATIN"),
+    "af": ("af", "af", "LATIN"),
+    "oc": ("oc", "oc", "LATIN"),
+    "ast": ("ast", "ast", "LATIN"),
+    "yi": ("yi", "yi", "HEBREW"),
 }
 ISO_CODES = Path("/usr/share/locale")
 #: the parts of a CLDR locale that are text in its language (not patterns or codes)
@@ -182,7 +199,7 @@ def _measured_shares(language: str) -> dict[str, float]:
             category = unicodedata.category(char)
             if category[0] == "L" and unicodedata.name(char, "").startswith(script):
                 counts[char] += 1
-            elif category == "Mn" and script == "THAI" and "THAI" in unicodedata.name(char, ""):
+            elif category == "Mn" and script != "LATIN" and script in unicodedata.name(char, ""):
                 counts[char] += 1
     total = sum(counts.values())
     return {c: n / total for c, n in counts.items()}

@@ -151,5 +151,6 @@ def result_from_hint(data: bytes, hint: EncodingHint) -> DecodeResult:
         replacements=count_replacements(hint.encoding.name, payload, text),
         score=hint.score,
         runner_up=hint.runner_up,
+        binary=hint.binary,
     )
     return DecodeResult(text, provenance)

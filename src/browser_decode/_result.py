@@ -66,6 +66,9 @@ class Provenance:
             bytes (U+FFFD that the bytes themselves encode are not counted).
         score: for ``detected``, the detector's confidence in ``[0, 1]``.
         runner_up: for ``detected``, the second-best WHATWG encoding, if any.
+        binary: the body is not text in any encoding (random bytes, an
+            executable, an image, compressed data): nothing was detected, the
+            text is the default encoding's reading of it (``score`` 0).
     """
 
     encoding: str
@@ -76,6 +79,7 @@ class Provenance:
     replacements: int = 0
     score: float | None = None
     runner_up: str | None = None
+    binary: bool = False
 
     def __str__(self) -> str:
         return f"{self.encoding} ({self.source.value})"

@@ -152,6 +152,7 @@ class StreamDecoder:
             replacements=max(self._fffd - self._encoded_fffd, 0),
             score=hint.score,
             runner_up=hint.runner_up,
+            binary=hint.binary,
         )
 
     @property

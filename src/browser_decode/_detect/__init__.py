@@ -23,15 +23,19 @@ from typing import Final
 from .._get_an_encoding import ENCODINGS
 from .._hint import EncodingHint
 from .._result import Confidence, Source
+from .._decoders import decode
+from ._calibration import calibrated, calibrated_prefilter
 from ._hints import default_encoding_of, tld_encoding
-from ._rank import rank_candidates
+from ._models import SINGLE_BYTE
+from ._rank import DEFAULT_BONUS, HINT_BONUS, _Ranked, rank_candidates
 from ._sample import (
-    MAX_HIGH_BYTES,
     UTF16_HEAD,
     WHOLE,
     ascii_with_iso_2022_jp_escapes,
     high_bytes,
+    looks_binary,
     nearly_utf8,
+    non_ascii_piece,
     sample,
     trim,
     utf16_without_bom,
@@ -78,37 +82,82 @@ def detect(
 
     *url* (a URL or a bare top-level domain) and *default_encoding* (a label)
     are optional hints, as a browser's TLD and locale are: they break ties and
-    tip close calls, never more. ``None`` when the body gives no evidence.
+    tip close calls, never more. ``None`` when the body gives no evidence. A
+    body that is not text in any encoding gets the default encoding with
+    ``binary`` set and score 0.
     """
     utf16 = utf16_without_bom(body)
     if utf16 is not None:
-        name, score = utf16
-        return _hint(name, score, None)
+        name, share = utf16
+        return _hint(name, calibrated_prefilter(share), None)
     data = sample(body)
     if b"\x1b" in data and ascii_with_iso_2022_jp_escapes(data):
-        return _hint("ISO-2022-JP", 1.0, None)
+        return _hint("ISO-2022-JP", calibrated_prefilter(1.0), None)
+    if looks_binary(data):
+        return _binary(body, url, default_encoding)
     high = high_bytes(data)
     if not high:
-        # Only beyond the sample: their byte values alone must decide.
-        high = high_bytes(body)[:MAX_HIGH_BYTES]
+        if len(data) == len(body):
+            return None
+        # Only beyond the sample: the text around the first such byte decides.
+        data = non_ascii_piece(body)
+        high = high_bytes(data)
         if not high:
             return None
+        if looks_binary(data):
+            return _binary(body, url, default_encoding)
     data, high = trim(data, high)
     share = nearly_utf8(data)
     if share is not None:
-        return _hint("UTF-8", share, None)
+        return _hint("UTF-8", calibrated_prefilter(share), None)
 
     hinted = {
         _SAME_DECODER.get(e.name, e.name): e
         for e in (tld_encoding(url), default_encoding_of(default_encoding))
         if e is not None
     }
-    ranked = rank_candidates(data, high, hinted)
-    best, second = ranked[0], ranked[1] if len(ranked) > 1 else None
-    margin = math.inf if second is None else best.score - second.score
-    score = 1.0 / (1.0 + math.exp(-min(margin, 50.0)))
+    bonuses = dict.fromkeys(hinted, HINT_BONUS) if hinted else {"windows-1252": DEFAULT_BONUS}
+    ranked = rank_candidates(data, high, bonuses)
+    best = ranked[0]
+    second = ranked[1] if len(ranked) > 1 else None
     name = hinted[best.name].name if best.name in hinted else best.name
-    return _hint(name, score, second.name if second is not None and second.name else None)
+    return _hint(
+        name,
+        calibrated(_margin(ranked, high), len(high)),
+        second.name if second is not None and second.name else None,
+    )
+
+
+def _margin(ranked: list[_Ranked], high: bytes) -> float:
+    """The lead of the best candidate over the best one that gives another text.
+
+    Candidates that decode the sample's bytes 0x80-0xFF exactly as the winner
+    does give the same text: their scores say nothing about being right. An
+    unscored stand-in (its upper bound) always counts.
+    """
+    best = ranked[0]
+    present = bytes(sorted(set(high)))
+    text = None
+    for other in ranked[1:]:
+        if other.name and other.name in SINGLE_BYTE and best.name in SINGLE_BYTE:
+            if text is None:
+                text = decode(best.name, present)
+            if decode(other.name, present) == text:
+                continue
+        return best.score - other.score
+    return math.inf
+
+
+def _binary(body: bytes, url: str | None, default_encoding: str | None) -> EncodingHint:
+    fallback = default(body, url=url, default_encoding=default_encoding)
+    return EncodingHint(
+        fallback.encoding,
+        Source.DEFAULT,
+        Confidence.TENTATIVE,
+        label=fallback.label,
+        score=0.0,
+        binary=True,
+    )
 
 
 def _hint(name: str, score: float, runner_up: str | None) -> EncodingHint:

@@ -62,53 +62,57 @@ _CJK_PUNCTUATION: Final = frozenset(
 )
 _CJK_LANGUAGES: Final = frozenset({"ja", "ko", "zh-Hans", "zh-Hant"})
 
-_WESTERN: Final = ("en", "fr", "de", "es", "it", "pt", "nl", "sv", "da", "nb", "fi", "ca", "is")
+_WESTERN: Final = ("en", "fr", "de", "es", "it", "pt", "nl", "sv", "da", "nb", "fi", "ca")
+#: More languages of Latin-1's repertoire (windows-1252 and ISO-8859-15 hold them all).
+_LATIN1_MORE: Final = ("nn", "is", "fo", "gl", "eu", "ga", "gd", "br", "oc", "ast", "af", "sq")
 #: Celtic languages: Latin-1 covers Irish, Breton and Scottish Gaelic, and Welsh but
 #: for w/y with circumflex, which ISO-8859-14 adds.
-_CELTIC: Final = ("cy", "ga", "gd", "br")
-_NORDIC: Final = ("da", "sv", "nb", "fi", "is", "fo")
+_CELTIC: Final = ("cy", "ga", "br", "gd")
+_NORDIC: Final = ("is", "fo", "da", "nb", "nn", "sv", "fi")
+#: "sh" (wordfreq's Serbo-Croatian, Latin script) stands for Croatian, Bosnian and
+#: Serbian in the Latin script.
 _CENTRAL: Final = ("cs", "sk", "pl", "hu", "sl", "sh", "ro")
-_CYRILLIC: Final = ("ru", "uk", "bg", "mk", "be", "sr")
+_CYRILLIC: Final = ("ru", "uk", "bg", "be", "sr", "mk")
 _BALTIC: Final = ("lt", "lv", "et")
 #: Languages written in the Latin script: their non-ASCII letters sit between ASCII letters.
 LATIN: Final = frozenset(
-    (*_WESTERN, *_CELTIC, *_NORDIC, *_CENTRAL, *_BALTIC, "tr", "vi", "mt", "eo", "se")
+    (*_WESTERN, *_LATIN1_MORE, *_CELTIC, *_NORDIC, *_CENTRAL, *_BALTIC)
+    + ("tr", "ku", "vi", "mt", "eo", "se")
 )
 
 #: Single-byte candidates -> the languages written in them on the web: the
-#: languages each encoding was made for (its standard's or code page's stated
-#: repertoire: ISO/IEC 8859 parts 1-16, Microsoft's code pages 874 and 1250-1258,
-#: Apple's Mac OS Roman and Cyrillic, KOI8-R/RFC 1489, KOI8-U/RFC 2319, IBM
-#: code page 866), restricted to the languages whose letters it holds. The
-#: table with its sources is in docs/detection.md. x-user-defined is never
-#: a page's encoding; ISO-8859-8-I decodes exactly as ISO-8859-8.
+#: languages each encoding was made for (ISO/IEC 8859 parts 1-16, Microsoft's
+#: code pages 874 and 1250-1258, Mac OS Roman and Cyrillic, KOI8-R (RFC 1489),
+#: KOI8-U (RFC 2319), IBM code page 866), restricted to those whose letters it
+#: holds. The table and its sources are in docs/detection.md. x-user-defined is
+#: never a page's encoding; ISO-8859-8-I decodes exactly as ISO-8859-8.
 SINGLE_BYTE: Final[dict[str, tuple[str, ...]]] = {
-    "windows-1252": (*_WESTERN, "et", "fo", "ga", "gd", "br", "cy"),
+    "windows-1252": (*_WESTERN, *_LATIN1_MORE, "et"),
     "windows-1251": _CYRILLIC,
-    "windows-1250": _CENTRAL,
+    "windows-1250": (*_CENTRAL, "sq"),
     "windows-1253": ("el",),
-    "windows-1254": ("tr",),
-    "windows-1255": ("he",),
+    "windows-1254": ("tr", "ku"),
+    "windows-1255": ("he", "yi"),
     "windows-1256": ("ar", "fa", "ur"),
-    "windows-1257": (*_BALTIC, "pl", "sl"),
+    "windows-1257": _BALTIC,
     "windows-1258": ("vi",),
     "windows-874": ("th",),
     "ISO-8859-2": _CENTRAL,
-    "ISO-8859-15": (*_WESTERN, "et", "fo", "ga", "br"),
-    "ISO-8859-5": _CYRILLIC,
-    "KOI8-R": ("ru", "bg", "mk"),
+    "ISO-8859-15": (*_WESTERN, "et", "eu", "gl"),
+    "ISO-8859-5": ("ru", "bg", "sr", "mk"),
+    "KOI8-R": ("ru", "bg"),
     "KOI8-U": ("uk", "ru", "be"),
-    "IBM866": ("ru", "uk", "bg", "be"),
+    "IBM866": ("ru", "bg"),
     "x-mac-cyrillic": _CYRILLIC,
     "ISO-8859-7": ("el",),
     "ISO-8859-6": ("ar",),
     "ISO-8859-8": ("he",),
-    "ISO-8859-13": (*_BALTIC, "pl", "sl", "sh"),
-    "ISO-8859-4": (*_BALTIC, "se"),
-    "ISO-8859-16": ("ro", "pl", "hu", "sl", "sh"),
-    "macintosh": _WESTERN,
-    "ISO-8859-3": ("mt", "eo", "tr"),
-    "ISO-8859-10": (*_NORDIC, "se", "et", "lt", "lv"),
+    "ISO-8859-13": (*_BALTIC, "pl", "sl"),
+    "ISO-8859-4": _BALTIC,
+    "ISO-8859-16": ("ro", "pl", "hu", "sh", "sl"),
+    "macintosh": (*_WESTERN, "is"),
+    "ISO-8859-3": ("tr", "mt", "eo"),
+    "ISO-8859-10": ("is", "fo", "da", "nb", "sv", "fi", "se"),
     "ISO-8859-14": _CELTIC,
 }
 

@@ -17,7 +17,6 @@ from collections.abc import Callable, Iterable, Sequence
 from operator import itemgetter, mul
 from typing import Final, NamedTuple
 
-from .._get_an_encoding import Encoding
 from ._models import (
     CASE_SWITCH,
     LATIN_LANGUAGES,
@@ -42,6 +41,13 @@ from ._sample import contexts, words_around
 #: Log-prior bonus (nats) of an encoding the caller's hints point at: enough to
 #: win a tie or a near-tie, far less than the evidence of a few characters.
 HINT_BONUS: Final = 3.0
+#: Log-prior bonus of windows-1252 when there is no hint: what a browser shows
+#: when the bytes do not clearly say otherwise.
+DEFAULT_BONUS: Final = 2.0
+#: A character of a multi-byte reading squeezed between two ASCII letters
+#: ("Gr晧e"): the mark of two Latin letters read as one CJK character.
+MULTI_BYTE_IN_WORD: Final = -8.0
+_IN_WORD: Final = re.compile("(?<=[A-Za-z])[^\x00-\x7f](?=[A-Za-z])")
 #: A multi-byte candidate whose decoder fails on more than this share of the
 #: sample's non-ASCII bytes (plus two, for a cut sequence) drops out.
 MAX_ERROR_SHARE: Final = 0.01
@@ -85,8 +91,10 @@ def _histogram(values: bytes) -> tuple[list[int], Callable[[Sequence[float]], It
     return counts, itemgetter(*offsets) if offsets else (lambda weights: ())
 
 
-def rank_candidates(data: bytes, high: bytes, hinted: dict[str, Encoding]) -> list[_Ranked]:
+def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list[_Ranked]:
     """The candidates, best first, scored exactly down to the first that cannot win.
+
+    *bonuses*: log-prior bonuses of the encodings the hints (or the default) name.
 
     Single-byte candidates that cannot beat the best are left out but one,
     whose score is then its upper bound.
@@ -137,7 +145,8 @@ def rank_candidates(data: bytes, high: bytes, hinted: dict[str, Encoding]) -> li
             chars = _ASCII_RUNS.sub("", text)
             best = max(char_scorer(language).score(chars) for language in languages)
             best += ascii_score(languages[0])
-            ranked.append(_Ranked(best + _prior(name, hinted), rank, name))
+            best += len(_IN_WORD.findall(text)) * MULTI_BYTE_IN_WORD
+            ranked.append(_Ranked(best + _prior(name, bonuses), rank, name))
     # Single-byte candidates, by an upper bound of their score (each byte's best
     # weight in any of the encoding's languages; context penalties are never
     # positive): those whose bound is below the best so far are skipped.
@@ -147,7 +156,7 @@ def rank_candidates(data: bytes, high: bytes, hinted: dict[str, Encoding]) -> li
         # encoding usually settles it without scoring them one by one.
         bound_all = sum(map(mul, counts, weights_of(all_best_byte_weights())))
         bound_all += sum(map(mul, ascii_counts, best_ascii_weights(LATIN_LANGUAGES)))
-        bound_all += max_single_byte_prior() + (HINT_BONUS if hinted else 0.0)
+        bound_all += max_single_byte_prior() + max(bonuses.values(), default=0.0)
         if bound_all < max(r.score for r in ranked):
             # unnamed stand-in for them all, so the confidence is never overstated
             ranked.append(_Ranked(bound_all, len(SINGLE_BYTE) + len(MULTI_BYTE), ""))
@@ -162,7 +171,7 @@ def rank_candidates(data: bytes, high: bytes, hinted: dict[str, Encoding]) -> li
         if languages not in best_ascii:  # each letter's best weight in these languages
             best_ascii[languages] = sum(map(mul, ascii_counts, best_ascii_weights(languages)))
         bound += best_ascii[languages]
-        bounds.append(_Ranked(bound + _prior(name, hinted), rank, name))
+        bounds.append(_Ranked(bound + _prior(name, bonuses), rank, name))
     bounds.sort(key=lambda r: (-r.score, r.rank))
     top = max((r.score for r in ranked), default=-math.inf)
     for index, bound in enumerate(bounds):
@@ -174,7 +183,7 @@ def rank_candidates(data: bytes, high: bytes, hinted: dict[str, Encoding]) -> li
         name = bound.name
         # the languages by their ASCII score: stop when even the best non-ASCII
         # weights could not lift the next one above the best so far
-        ceiling = bound.score - _prior(name, hinted) - best_ascii[SINGLE_BYTE[name]]
+        ceiling = bound.score - _prior(name, bonuses) - best_ascii[SINGLE_BYTE[name]]
         best = -math.inf
         for language in sorted(SINGLE_BYTE[name], key=ascii_score, reverse=True):
             if ascii_score(language) + ceiling < best:
@@ -187,7 +196,7 @@ def rank_candidates(data: bytes, high: bytes, hinted: dict[str, Encoding]) -> li
             if window is None:
                 window = _window(around, scale, len(high))
             penalties[key] = _context(name, *window)
-        score = best + _prior(name, hinted) + penalties[key]
+        score = best + _prior(name, bonuses) + penalties[key]
         ranked.append(bound._replace(score=score))
         top = max(top, score)
     ranked.sort(key=lambda r: (-r.score, r.rank))
@@ -293,5 +302,5 @@ def _decode_with_few_errors(data: bytes, codec: str, limit: int) -> str | None:
     return text if text.count("\ufffd") <= limit else None
 
 
-def _prior(name: str, hinted: dict[str, Encoding]) -> float:
-    return PRIORS.get(name, 0.0) + (HINT_BONUS if name in hinted else 0.0)
+def _prior(name: str, bonuses: dict[str, float]) -> float:
+    return PRIORS.get(name, 0.0) + bonuses.get(name, 0.0)

@@ -20,6 +20,9 @@ HEAD: Final = 32 * 1024
 PIECE: Final = 12 * 1024
 #: UTF-16 is recognised from the first bytes alone.
 UTF16_HEAD: Final = 4096
+#: When the sample is all ASCII, the body is searched for non-ASCII text up to
+#: this offset (in pieces of :data:`WHOLE` bytes), never further.
+SCAN_LIMIT: Final = 1024 * 1024
 #: Enough non-ASCII bytes for statistics; more only costs time.
 MAX_HIGH_BYTES: Final = 1024
 MAX_CONTEXTS: Final = 128
@@ -27,6 +30,7 @@ _WORDS_HEAD: Final = 8 * 1024
 _STEP: Final = 1024
 
 _ASCII: Final = bytes(range(0x80))
+_HIGH: Final = re.compile(rb"[\x80-\xff]")
 #: ``bytes.translate`` table: markup characters -> space, so that tags are not
 #: part of the words of the text ("<p>Sch\xf6ne" is the word "Sch\xf6ne").
 _MARKUP_TO_SPACE: Final = bytes(0x20 if chr(b) in '<>/="' else b for b in range(256))
@@ -34,6 +38,7 @@ _BOUNDARIES: Final = (b"\n", b" ", b"<")
 _ISO_2022_JP_ESCAPES: Final = (b"\x1b$B", b"\x1b$@", b"\x1b(J", b"\x1b(I")
 _BAD_UTF16: Final = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ufffd]")
 _UTF8_FFFD: Final = b"\xef\xbf\xbd"
+_CJK_HIGH: Final = frozenset((*range(0x30, 0xA0), *range(0xAC, 0xD8)))
 _UTF8_CLASSES: Final = bytes(
     ord("c") if 0x80 <= b <= 0xBF else ord("l") if 0xC2 <= b <= 0xF4 else 0x20 for b in range(256)
 )
@@ -68,6 +73,25 @@ def sample(body: bytes) -> bytes:
 def high_bytes(data: bytes) -> bytes:
     """The bytes 0x80-0xFF of *data*, in order."""
     return data.translate(None, _ASCII)
+
+
+def non_ascii_piece(body: bytes) -> bytes:
+    """A piece of *body* around its first byte 0x80-0xFF, if that lies before :data:`SCAN_LIMIT`.
+
+    For a body whose sample is all ASCII: :data:`WHOLE` bytes from :data:`HEAD`
+    bytes before that byte, cut at boundaries, so that the text it belongs to is
+    scored with its context. Empty when the first :data:`SCAN_LIMIT` bytes are ASCII.
+    """
+    found = _HIGH.search(body, 0, SCAN_LIMIT)
+    if found is None:
+        return b""
+    start = max(found.start() - HEAD, 0)
+    end = min(start + WHOLE, len(body))
+    if start:
+        start = _start_after_boundary(body, start, found.start())
+    if end < len(body):
+        end = max(_end_before_boundary(body, found.start() + 1, end), found.start() + 1)
+    return body[start:end]
 
 
 def trim(data: bytes, high: bytes) -> tuple[bytes, bytes]:
@@ -126,9 +150,9 @@ def utf16_without_bom(body: bytes) -> tuple[str, float] | None:
     head = head[: len(head) // 2 * 2]
     units = len(head) // 2
     even, odd = head[0::2].count(0), head[1::2].count(0)
-    if odd >= 0.05 * units and even <= 0.1 * odd:
+    if odd >= 0.05 * units and even <= 0.1 * odd + _cjk_nuls(head[0::2], head[1::2], even):
         name, codec = "UTF-16LE", "utf-16-le"
-    elif even >= 0.05 * units and odd <= 0.1 * even:
+    elif even >= 0.05 * units and odd <= 0.1 * even + _cjk_nuls(head[1::2], head[0::2], odd):
         name, codec = "UTF-16BE", "utf-16-be"
     else:
         return None
@@ -137,6 +161,18 @@ def utf16_without_bom(body: bytes) -> tuple[str, float] | None:
     if bad > 1 + len(text) / 50:
         return None
     return name, 1.0 - bad / len(text)
+
+
+def _cjk_nuls(lows: bytes, highs: bytes, nuls: int) -> int:
+    """How many of the *nuls* NUL low bytes belong to a CJK or Hangul code unit.
+
+    Ideographs, kana and Hangul U+3000-U+9FFF, U+AC00-U+D7FF of the form U+xx00
+    (U+3000, U+4E00 "一", U+5C00, ...) have a NUL low byte: in CJK text they are
+    common, and the other byte of the unit tells them from an ASCII NUL.
+    """
+    if not nuls:
+        return 0
+    return sum(1 for low, high in zip(lows, highs, strict=False) if not low and high in _CJK_HIGH)
 
 
 def ascii_with_iso_2022_jp_escapes(data: bytes) -> bool:
@@ -161,6 +197,7 @@ def nearly_utf8(data: bytes) -> float | None:
     least 20 of every 21 non-ASCII sequences are valid (and there are a few),
     the body is UTF-8 with stray bytes or a cut final character.
     """
+    data = _without_cut_character(data)
     # Each valid sequence is a lead byte 0xC2-0xF4 and one to three continuation
     # bytes 0x80-0xBF: counts far from that rule the decode out.
     classes = data.translate(_UTF8_CLASSES)
@@ -171,6 +208,37 @@ def nearly_utf8(data: bytes) -> float | None:
     errors = text.count("\ufffd") - data.count(_UTF8_FFFD)
     non_ascii = len(text) - (len(data) - len(data.translate(None, _ASCII)))
     valid = non_ascii - errors
+    if errors == 0 and valid:
+        return 1.0  # valid UTF-8 but for a character cut at the end
     if valid < 4 or errors * 20 > valid:
         return None
     return valid / (valid + errors)
+
+
+def _without_cut_character(data: bytes) -> bytes:
+    """*data* without a UTF-8 sequence cut short at its end (a lead byte 0xC2-0xF4
+    and fewer continuation bytes 0x80-0xBF than it announces)."""
+    for back in range(1, min(4, len(data)) + 1):
+        byte = data[-back]
+        if 0x80 <= byte <= 0xBF:
+            continue
+        if 0xC2 <= byte <= 0xF4 and back < (2 if byte < 0xE0 else 3 if byte < 0xF0 else 4):
+            return data[:-back]
+        break
+    return data
+
+
+#: C0 controls that text in no encoding holds (not TAB, LF, FF, CR, ESC).
+_CONTROLS: Final = bytes((*range(0x00, 0x09), 0x0B, *range(0x0E, 0x1B), *range(0x1C, 0x20)))
+
+
+def looks_binary(data: bytes) -> bool:
+    """Whether *data* is not text in any encoding: C0 controls (NUL, ...) that no
+    text holds, in at least 1% of its bytes (and at least 4 of them).
+
+    Random bytes, compressed data, images and executables have about 11% of
+    such bytes (29 of 256 values) or far more (NUL padding). Text in any
+    ASCII-compatible WHATWG encoding has none; UTF-16 is recognised before.
+    """
+    controls = len(data) - len(data.translate(None, _CONTROLS))
+    return controls >= 4 and controls * 100 >= len(data)
