@@ -18,7 +18,7 @@ WHATWG encodings only, in bounded time (docs/detection.md):
 from __future__ import annotations
 
 import math
-from typing import Final
+from typing import Final, NamedTuple
 
 from .._get_an_encoding import ENCODINGS
 from .._hint import EncodingHint
@@ -86,30 +86,49 @@ def detect(
     body that is not text in any encoding gets the default encoding with
     ``binary`` set and score 0.
     """
+    return evidence(body, url=url, default_encoding=default_encoding).hint
+
+
+class Evidence(NamedTuple):
+    """What :func:`detect` decided, with the inputs of its score."""
+
+    hint: EncodingHint | None
+    #: the winner's lead over the best candidate that gives another text (nats);
+    #: ``None`` when a pre-filter decided
+    margin: float | None = None
+    #: how many bytes 0x80-0xFF were scored
+    high: int = 0
+
+
+def evidence(
+    body: bytes, *, url: str | None = None, default_encoding: str | None = None
+) -> Evidence:
+    """:func:`detect`, with the margin and amount of evidence behind its score."""
     utf16 = utf16_without_bom(body)
     if utf16 is not None:
         name, share = utf16
-        return _hint(name, calibrated_prefilter(share), None)
+        return Evidence(_hint(name, calibrated_prefilter(share), None))
     data = sample(body)
     if b"\x1b" in data and ascii_with_iso_2022_jp_escapes(data):
-        return _hint("ISO-2022-JP", calibrated_prefilter(1.0), None)
+        return Evidence(_hint("ISO-2022-JP", calibrated_prefilter(1.0), None))
     if looks_binary(data):
-        return _binary(body, url, default_encoding)
+        return Evidence(_binary(body, url, default_encoding))
     high = high_bytes(data)
     if not high:
         if len(data) == len(body):
-            return None
+            return Evidence(None)
         # Only beyond the sample: the text around the first such byte decides.
         data = non_ascii_piece(body)
         high = high_bytes(data)
         if not high:
-            return None
+            return Evidence(None)
         if looks_binary(data):
-            return _binary(body, url, default_encoding)
+            return Evidence(_binary(body, url, default_encoding))
+    whole, every = data, high
     data, high = trim(data, high)
     share = nearly_utf8(data)
     if share is not None:
-        return _hint("UTF-8", calibrated_prefilter(share), None)
+        return Evidence(_hint("UTF-8", calibrated_prefilter(share), None))
 
     hinted = {
         _SAME_DECODER.get(e.name, e.name): e
@@ -118,14 +137,35 @@ def detect(
     }
     bonuses = dict.fromkeys(hinted, HINT_BONUS) if hinted else {"windows-1252": DEFAULT_BONUS}
     ranked = rank_candidates(data, high, bonuses)
+    if len(every) > len(high) and _tie_beyond(ranked, high, every):
+        # The two best read the trimmed sample alike but not the rest of it:
+        # let all of it decide between them.
+        data, high = whole, every
+        ranked = rank_candidates(data, high, bonuses)
     best = ranked[0]
     second = ranked[1] if len(ranked) > 1 else None
     name = hinted[best.name].name if best.name in hinted else best.name
-    return _hint(
+    margin = _margin(ranked, high)
+    hint = _hint(
         name,
-        calibrated(_margin(ranked, high), len(high)),
+        calibrated(margin),
         second.name if second is not None and second.name else None,
     )
+    return Evidence(hint, margin, len(high))
+
+
+def _tie_beyond(ranked: list[_Ranked], high: bytes, every: bytes) -> bool:
+    """Whether the two best candidates decode *high* alike but not *every*."""
+    if len(ranked) < 2:
+        return False
+    a, b = ranked[0].name, ranked[1].name
+    if a not in SINGLE_BYTE or b not in SINGLE_BYTE:
+        return False
+    present = bytes(sorted(set(high)))
+    if decode(a, present) != decode(b, present):
+        return False
+    present = bytes(sorted(set(every)))
+    return decode(a, present) != decode(b, present)
 
 
 def _margin(ranked: list[_Ranked], high: bytes) -> float:

@@ -1,13 +1,22 @@
-"""What ``Provenance.score`` means: the probability that the detected text is right.
+"""What ``Provenance.score`` means: how likely the detected text is to be right.
 
 A detection is *right* when the chosen encoding decodes the body to exactly the
-text the true encoding gives. The ranking's raw evidence is the *margin*: how
-many nats the winner leads the best candidate that gives another text by. The
-score turns it into a probability with a logistic curve fitted on the TUNE
-split of the validation corpus (``tools/calibrate_detect.py``; never on the
-REPORT split, never on the development corpus), with the amount of evidence
-(the number of bytes 0x80-0xFF scored) as a second input: the same margin
-means more on a few characters than on a thousand.
+text the true encoding gives. The ranking's evidence is its *margin*: how many
+nats the winner leads the best candidate that gives another text by (candidates
+that give the same text do not count against it). The score is a logistic
+function of the margin, ``1 / (1 + exp(-(A * margin + C)))``, whose two
+constants are set on the TUNE split of the validation corpus (``python
+benchmarks/bench_detect.py --validation .../tune --fit``; never on the REPORT
+split, never on the development corpus):
+
+* ``C``: a tie between two different texts (margin 0) scores the share of such
+  ties that were right;
+* ``A``: the score reaches 0.9 at the smallest margin above which at least
+  99.5% of the answers were right and at most 4% of the wrong answers lie.
+
+So the score is a conservative probability: in every score bucket at least
+that share of answers is right, a score of 0.9 or more is right at least 99%
+of the time, and few wrong answers reach it (the table in docs/detection.md).
 """
 
 from __future__ import annotations
@@ -15,21 +24,19 @@ from __future__ import annotations
 import math
 from typing import Final
 
-#: score = sigmoid(A * min(margin, MARGIN_CAP) + B * ln(1 + high bytes) + C)
-A: Final = 0.6
-B: Final = 0.4
-C: Final = -1.0
-MARGIN_CAP: Final = 40.0
+A: Final = 0.509
+C: Final = -1.872
 #: Scores of the sound pre-filters (UTF-16 NUL patterns, ISO-2022-JP escapes,
 #: nearly-valid UTF-8) are their share of valid units, times this.
 PREFILTER: Final = 0.99
 
 
-def calibrated(margin: float, high: int) -> float:
-    """The probability that the winner of a ranking with this *margin* is right."""
-    x = A * min(margin, MARGIN_CAP) + B * math.log1p(high) + C
+def calibrated(margin: float) -> float:
+    """The score of a ranking whose winner leads by *margin* nats."""
+    x = A * min(margin, 50.0) + C
     return 1.0 / (1.0 + math.exp(-x))
 
 
 def calibrated_prefilter(share: float) -> float:
+    """The score of a pre-filter's answer, from its share of valid units."""
     return PREFILTER * share

@@ -46,7 +46,7 @@ SCRIPT_SWITCH: Final = -2.0
 #: A non-ASCII symbol or punctuation mark between two letters, as in "f˙r":
 #: apostrophes and the like excepted.
 SYMBOL_IN_WORD: Final = -8.0
-_INSIDE_WORDS: Final = frozenset("’‘·\u00ad")
+_INSIDE_WORDS: Final = frozenset("’·\u00ad")
 #: A letter of a non-Latin script written against an ASCII letter, as in a word
 #: mixing scripts: rare in real text, the rule when a Latin text's accented
 #: letters are read in a Cyrillic, Greek, Hebrew, ... encoding.
