@@ -38,6 +38,7 @@ from ._sample import (
     non_ascii_piece,
     sample,
     trim,
+    utf16_text,
     utf16_without_bom,
 )
 
@@ -112,6 +113,9 @@ def evidence(
     if b"\x1b" in data and ascii_with_iso_2022_jp_escapes(data):
         return Evidence(_hint("ISO-2022-JP", calibrated_prefilter(1.0), None))
     if looks_binary(data):
+        name = utf16_text(data)
+        if name is not None:
+            return Evidence(_hint(name, calibrated_prefilter(1.0), None))
         return Evidence(_binary(body, url, default_encoding))
     high = high_bytes(data)
     if not high:

@@ -11,6 +11,7 @@ WHATWG encoding (those bytes are 0x30-0x39 in gb18030's four-byte sequences,
 from __future__ import annotations
 
 import re
+import unicodedata
 from itertools import compress, count, islice
 from operator import not_
 from typing import Final
@@ -141,26 +142,69 @@ def utf16_without_bom(body: bytes) -> tuple[str, float] | None:
     In UTF-16 every ASCII character (markup, spaces, digits, punctuation; most
     letters of Latin text) has a NUL high byte, and almost no character a NUL
     low byte: NULs at odd offsets only mean little-endian, at even offsets only
-    big-endian. The first :data:`UTF16_HEAD` bytes must then decode without
-    errors or controls. (UTF-16 without any ASCII is left to the other rules.)
+    big-endian. CJK and Hangul units of the form U+xx00 (U+4E00 "一") have a
+    NUL low byte: those NULs count for the order in which their other byte is
+    an ideograph's or a syllable's. When both orders fit, the one whose reading
+    of the first :data:`UTF16_HEAD` bytes holds fewer controls, unassigned or
+    private-use code points wins; it must hold almost none.
+    (UTF-16 without any NUL is left to the other rules.)
     """
     head = body[:UTF16_HEAD]
     if len(head) < 4 or b"\x00" not in head:
         return None
     head = head[: len(head) // 2 * 2]
     units = len(head) // 2
-    even, odd = head[0::2].count(0), head[1::2].count(0)
-    if odd >= 0.05 * units and even <= 0.1 * odd + _cjk_nuls(head[0::2], head[1::2], even):
-        name, codec = "UTF-16LE", "utf-16-le"
-    elif even >= 0.05 * units and odd <= 0.1 * even + _cjk_nuls(head[1::2], head[0::2], odd):
-        name, codec = "UTF-16BE", "utf-16-be"
-    else:
+    evens, odds = head[0::2], head[1::2]
+    even, odd = evens.count(0), odds.count(0)
+    found = []
+    for name, codec, ascii_nuls, other, lows, highs in (
+        ("UTF-16LE", "utf-16-le", odd, even, evens, odds),
+        ("UTF-16BE", "utf-16-be", even, odd, odds, evens),
+    ):
+        cjk = _cjk_nuls(lows, highs, other)
+        fits, against = ascii_nuls + cjk, other - cjk
+        if fits >= 0.05 * units and against <= 0.1 * fits:
+            text = head.decode(codec, "replace")
+            found.append((_bad_units(text), name, text))
+    if not found:
         return None
-    text = head.decode(codec, "replace")
-    bad = len(_BAD_UTF16.findall(text))
+    bad, name, text = min(found)
     if bad > 1 + len(text) / 50:
         return None
     return name, 1.0 - bad / len(text)
+
+
+def _bad_units(text: str) -> int:
+    """Controls, U+FFFD, unassigned, private-use and surrogate code points in *text*."""
+    bad = len(_BAD_UTF16.findall(text))
+    odd = [c for c in set(text) if unicodedata.category(c) in ("Cn", "Co", "Cs")]
+    return bad + sum(map(text.count, odd))
+
+
+#: What UTF-16 text decodes to: letters, marks, digits, punctuation and spaces.
+_UTF16_TEXT: Final = re.compile(r"[\w\s\u3000-\u303f\uff01-\uff65!-/:-@\[-`{-~\u00a0-\u00bf\u2010-\u206f]")
+_PRIVATE_OR_UNASSIGNED: Final = frozenset(("Co", "Cn", "Cs", "Cc"))
+
+
+def utf16_text(data: bytes) -> str | None:
+    """``"UTF-16LE"`` or ``"UTF-16BE"`` when *data* (holding bytes that no 8-bit
+    text holds) reads as text in it: at least 16 code units, every one of them
+    a letter, mark, digit, punctuation or space, as BOM-less UTF-16 text without
+    ASCII (CJK, Cyrillic, ...) does and random or binary bytes do not."""
+    head = data[: UTF16_HEAD - UTF16_HEAD % 2]
+    head = head[: len(head) // 2 * 2]
+    if len(head) < 32:
+        return None
+    for name, codec in (("UTF-16LE", "utf-16-le"), ("UTF-16BE", "utf-16-be")):
+        try:
+            text = head.decode(codec)
+        except UnicodeDecodeError:
+            continue
+        if len(_UTF16_TEXT.findall(text)) == len(text) and not any(
+            unicodedata.category(char) in _PRIVATE_OR_UNASSIGNED for char in set(text)
+        ):
+            return name
+    return None
 
 
 def _cjk_nuls(lows: bytes, highs: bytes, nuls: int) -> int:
@@ -228,17 +272,18 @@ def _without_cut_character(data: bytes) -> bytes:
     return data
 
 
-#: C0 controls that text in no encoding holds (not TAB, LF, FF, CR, ESC).
-_CONTROLS: Final = bytes((*range(0x00, 0x09), 0x0B, *range(0x0E, 0x1B), *range(0x1C, 0x20)))
+#: C0 controls that text in no encoding holds (not TAB, LF, FF, CR, ESC, nor SUB,
+#: the end-of-file mark some old text files end with).
+_CONTROLS: Final = bytes((*range(0x00, 0x09), 0x0B, *range(0x0E, 0x1A), *range(0x1C, 0x20)))
 
 
 def looks_binary(data: bytes) -> bool:
     """Whether *data* is not text in any encoding: C0 controls (NUL, ...) that no
-    text holds, in at least 1% of its bytes (and at least 4 of them).
+    text holds, in at least 1% of its bytes (and at least 3 of them).
 
     Random bytes, compressed data, images and executables have about 11% of
     such bytes (29 of 256 values) or far more (NUL padding). Text in any
     ASCII-compatible WHATWG encoding has none; UTF-16 is recognised before.
     """
     controls = len(data) - len(data.translate(None, _CONTROLS))
-    return controls >= 4 and controls * 100 >= len(data)
+    return controls >= 3 and controls * 100 >= len(data)
