@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import itertools
 import json
 import statistics
 import sys
@@ -45,6 +46,7 @@ from pathlib import Path
 
 from browser_decode import decode_html, get_encoding
 from browser_decode._detect import default, detect, evidence, valid_utf8
+
 MARGIN_CAP = 40.0
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -316,7 +318,7 @@ def run_validation(split: Path, fit: bool, hint: bool, sizes: list[str] | None) 
     print("\ncalibration of Provenance.score (answers with a score)")
     print(f"{'score':12} {'answers':>8} {'right':>8}")
     edges = [0.0, 0.5, 0.7, 0.8, 0.9, 0.95, 0.99, 1.01]
-    for lo, hi in zip(edges, edges[1:], strict=False):
+    for lo, hi in itertools.pairwise(edges):
         bucket = [ok for score, ok, _, _ in scored if lo <= score < hi]
         if bucket:
             label = f"[{lo:.2f},{min(hi, 1.0):.2f}{']' if hi > 1 else ')'}"

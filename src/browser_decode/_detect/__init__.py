@@ -20,10 +20,10 @@ from __future__ import annotations
 import math
 from typing import Final, NamedTuple
 
+from .._decoders import decode
 from .._get_an_encoding import ENCODINGS
 from .._hint import EncodingHint
 from .._result import Confidence, Source
-from .._decoders import decode
 from ._calibration import calibrated, calibrated_prefilter
 from ._hints import default_encoding_of, tld_encoding
 from ._models import SINGLE_BYTE
@@ -107,15 +107,14 @@ def evidence(
     """:func:`detect`, with the margin and amount of evidence behind its score."""
     utf16 = utf16_without_bom(body)
     if utf16 is not None:
-        name, share = utf16
-        return Evidence(_hint(name, calibrated_prefilter(share), None))
+        return Evidence(_hint(utf16[0], calibrated_prefilter(utf16[1]), None))
     data = sample(body)
     if b"\x1b" in data and ascii_with_iso_2022_jp_escapes(data):
         return Evidence(_hint("ISO-2022-JP", calibrated_prefilter(1.0), None))
     if looks_binary(data):
-        name = utf16_text(data)
-        if name is not None:
-            return Evidence(_hint(name, calibrated_prefilter(1.0), None))
+        order = utf16_text(data)
+        if order is not None:
+            return Evidence(_hint(order, calibrated_prefilter(1.0), None))
         return Evidence(_binary(body, url, default_encoding))
     high = high_bytes(data)
     if not high:
@@ -130,9 +129,9 @@ def evidence(
             return Evidence(_binary(body, url, default_encoding))
     whole, every = data, high
     data, high = trim(data, high)
-    share = nearly_utf8(data)
-    if share is not None:
-        return Evidence(_hint("UTF-8", calibrated_prefilter(share), None))
+    valid = nearly_utf8(data)
+    if valid is not None:
+        return Evidence(_hint("UTF-8", calibrated_prefilter(valid), None))
 
     hinted = {
         _SAME_DECODER.get(e.name, e.name): e

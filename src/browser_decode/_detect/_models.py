@@ -75,9 +75,9 @@ _CENTRAL: Final = ("cs", "sk", "pl", "hu", "sl", "sh", "ro")
 _CYRILLIC: Final = ("ru", "uk", "bg", "be", "sr", "mk")
 _BALTIC: Final = ("lt", "lv", "et")
 #: Languages written in the Latin script: their non-ASCII letters sit between ASCII letters.
+_OTHER_LATIN: Final = ("tr", "ku", "vi", "mt", "eo", "se")
 LATIN: Final = frozenset(
-    (*_WESTERN, *_LATIN1_MORE, *_CELTIC, *_NORDIC, *_CENTRAL, *_BALTIC)
-    + ("tr", "ku", "vi", "mt", "eo", "se")
+    (*_WESTERN, *_LATIN1_MORE, *_CELTIC, *_NORDIC, *_CENTRAL, *_BALTIC, *_OTHER_LATIN)
 )
 
 #: Single-byte candidates -> the languages written in them on the web: the

@@ -182,7 +182,9 @@ def _bad_units(text: str) -> int:
 
 
 #: What UTF-16 text decodes to: letters, marks, digits, punctuation and spaces.
-_UTF16_TEXT: Final = re.compile(r"[\w\s\u3000-\u303f\uff01-\uff65!-/:-@\[-`{-~\u00a0-\u00bf\u2010-\u206f]")
+_UTF16_TEXT: Final = re.compile(
+    r"[\w\s\u3000-\u303f\uff01-\uff65!-/:-@\[-`{-~\u00a0-\u00bf\u2010-\u206f]"
+)
 _PRIVATE_OR_UNASSIGNED: Final = frozenset(("Co", "Cn", "Cs", "Cc"))
 
 
