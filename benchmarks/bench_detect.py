@@ -341,7 +341,7 @@ def _fit(points: list[tuple[float, int, bool]]) -> None:
     """The constants of ``_detect/_calibration.py`` (see its docstring)."""
     import math
 
-    ties = [ok for margin, _, ok in points if margin < 0.5]
+    ties = [ok for margin, _, ok in points if margin < 1.0]
     tie_share = min(max(sum(ties) / max(len(ties), 1), 0.1), 0.5)
     wrong = sum(not ok for _, _, ok in points)
     m90 = MARGIN_CAP

@@ -27,7 +27,7 @@ from .._result import Confidence, Source
 from ._calibration import calibrated, calibrated_prefilter
 from ._hints import default_encoding_of, tld_encoding
 from ._models import SINGLE_BYTE
-from ._rank import DEFAULT_BONUS, HINT_BONUS, _Ranked, rank_candidates
+from ._rank import DEFAULT_BONUS, HINT_BONUS, _Ranked, prefer, rank_candidates
 from ._sample import (
     UTF16_HEAD,
     WHOLE,
@@ -127,7 +127,7 @@ def evidence(
             return Evidence(None)
         if looks_binary(data):
             return Evidence(_binary(body, url, default_encoding))
-    whole, every = data, high
+    every = high
     data, high = trim(data, high)
     valid = nearly_utf8(data)
     if valid is not None:
@@ -142,9 +142,12 @@ def evidence(
     ranked = rank_candidates(data, high, bonuses)
     if len(every) > len(high) and _tie_beyond(ranked, high, every):
         # The two best read the trimmed sample alike but not the rest of it:
-        # let all of it decide between them.
-        data, high = whole, every
-        ranked = rank_candidates(data, high, bonuses)
+        # all of it decides between them, and the margin between them is nil.
+        first, second = ranked[0], ranked[1]
+        if prefer(first.name, second.name, every):
+            first, second = second, first
+        ranked = [first._replace(score=second.score), second, *ranked[2:]]
+        high = every
     best = ranked[0]
     second = ranked[1] if len(ranked) > 1 else None
     name = hinted[best.name].name if best.name in hinted else best.name

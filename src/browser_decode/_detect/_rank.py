@@ -47,7 +47,8 @@ DEFAULT_BONUS: Final = 2.0
 #: A character of a multi-byte reading squeezed between two ASCII letters
 #: ("Gr晧e"): the mark of two Latin letters read as one CJK character.
 MULTI_BYTE_IN_WORD: Final = -8.0
-_IN_WORD: Final = re.compile("(?<=[A-Za-z])[^\x00-\x7f](?=[A-Za-z])")
+#: (In the bytes: an ASCII letter, a lead byte, a trail byte, an ASCII letter.)
+_IN_WORD: Final = re.compile(rb"[A-Za-z][\x81-\xfe][\x40-\xfe](?=[A-Za-z])")
 #: A multi-byte candidate whose decoder fails on more than this share of the
 #: sample's non-ASCII bytes (plus two, for a cut sequence) drops out.
 MAX_ERROR_SHARE: Final = 0.01
@@ -132,6 +133,7 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
     pairs = data.translate(_HIGH_PAIRS)
     if len(high) <= _FEW or pairs.count(b"hh") * 8 >= len(high):
         limit = 2 + int(MAX_ERROR_SHARE * len(high))
+        in_word = len(_IN_WORD.findall(around)) * scale * MULTI_BYTE_IN_WORD
         first = pairs.find(b"h")
         probe = data[first : first + _PROBE]
         for rank, (name, (codec, languages)) in enumerate(MULTI_BYTE.items(), len(SINGLE_BYTE)):
@@ -145,7 +147,7 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
             chars = _ASCII_RUNS.sub("", text)
             best = max(char_scorer(language).score(chars) for language in languages)
             best += ascii_score(languages[0])
-            best += len(_IN_WORD.findall(text)) * MULTI_BYTE_IN_WORD
+            best += in_word
             ranked.append(_Ranked(best + _prior(name, bonuses), rank, name))
     # Single-byte candidates, by an upper bound of their score (each byte's best
     # weight in any of the encoding's languages; context penalties are never
@@ -300,6 +302,21 @@ def _decode_with_few_errors(data: bytes, codec: str, limit: int) -> str | None:
     except _TooManyErrors:
         return None
     return text if text.count("\ufffd") <= limit else None
+
+
+def prefer(first: str, second: str, high: bytes) -> bool:
+    """Whether single-byte *second* explains the bytes 0x80-0xFF *high* better than *first*
+    (each under its best language, without context): for two candidates tied on a trimmed
+    sample, the rest of the sample decides."""
+    counts, weights_of = _histogram(high)
+
+    def best(name: str) -> float:
+        return PRIORS.get(name, 0.0) + max(
+            sum(map(mul, counts, weights_of(byte_weights(name, language))))
+            for language in SINGLE_BYTE[name]
+        )
+
+    return best(second) > best(first)
 
 
 def _prior(name: str, bonuses: dict[str, float]) -> float:

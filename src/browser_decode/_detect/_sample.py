@@ -25,13 +25,17 @@ UTF16_HEAD: Final = 4096
 #: this offset (in pieces of :data:`WHOLE` bytes), never further.
 SCAN_LIMIT: Final = 1024 * 1024
 #: Enough non-ASCII bytes for statistics; more only costs time.
-MAX_HIGH_BYTES: Final = 1024
+MAX_HIGH_BYTES: Final = 512
 MAX_CONTEXTS: Final = 128
 _WORDS_HEAD: Final = 8 * 1024
 _STEP: Final = 1024
 
 _ASCII: Final = bytes(range(0x80))
 _HIGH: Final = re.compile(rb"[\x80-\xff]")
+#: Bytes that no multi-byte character continues with: the place before one is a
+#: character boundary in every ASCII-compatible WHATWG encoding.
+_SAFE_CUT: Final = re.compile(rb"[\x00-\x2f]")
+
 #: ``bytes.translate`` table: markup characters -> space, so that tags are not
 #: part of the words of the text ("<p>Sch\xf6ne" is the word "Sch\xf6ne").
 _MARKUP_TO_SPACE: Final = bytes(0x20 if chr(b) in '<>/="' else b for b in range(256))
@@ -103,8 +107,14 @@ def trim(data: bytes, high: bytes) -> tuple[bytes, bytes]:
     for end in range(_STEP, len(data), _STEP):
         seen += len(data[end - _STEP : end].translate(None, _ASCII))
         if seen >= MAX_HIGH_BYTES:
-            data = data[: _end_before_boundary(data, end - _STEP, end)]
-            return data, data.translate(None, _ASCII)
+            cut = data[: _end_before_boundary(data, end - _STEP, end)]
+            kept = cut.translate(None, _ASCII)
+            if len(kept) < MAX_HIGH_BYTES // 2:
+                # text without spaces (CJK): cut at the next boundary instead
+                after = _SAFE_CUT.search(data, end)
+                cut = data[: after.start()] if after else data
+                kept = cut.translate(None, _ASCII)
+            return cut, kept
     return data, high
 
 
@@ -114,6 +124,7 @@ def words_around(data: bytes) -> bytes:
     At most :data:`MAX_CONTEXTS` of them, each as ``previous word, word, next
     word``, joined by spaces: the text where the candidates disagree, without
     the markup far from it (which says nothing about the language of the text).
+    Words are separated by whitespace and markup characters (``<>/="``).
     """
     for chunk in (data[:_WORDS_HEAD], data):
         words = chunk.translate(_MARKUP_TO_SPACE).split()
