@@ -350,7 +350,7 @@ def _fit(points: list[tuple[float, int, bool]]) -> None:
         above = [ok for m, _, ok in points if m >= margin]
         if not above:
             continue
-        if sum(above) / len(above) < 0.995 or (len(above) - sum(above)) > 0.04 * wrong:
+        if sum(above) / len(above) < 0.995 or (len(above) - sum(above)) > 0.03 * wrong:
             break
         m90 = margin
     c = math.log(tie_share / (1 - tie_share))
