@@ -44,6 +44,7 @@ _ISO_2022_JP_ESCAPES: Final = (b"\x1b$B", b"\x1b$@", b"\x1b(J", b"\x1b(I")
 _BAD_UTF16: Final = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ufffd]")
 _UTF8_FFFD: Final = b"\xef\xbf\xbd"
 _CJK_HIGH: Final = frozenset((*range(0x30, 0xA0), *range(0xAC, 0xD8)))
+_NOT_CJK_HIGH: Final = bytes(b for b in range(256) if b not in _CJK_HIGH)
 _UTF8_CLASSES: Final = bytes(
     ord("c") if 0x80 <= b <= 0xBF else ord("l") if 0xC2 <= b <= 0xF4 else 0x20 for b in range(256)
 )
@@ -225,11 +226,15 @@ def _cjk_nuls(lows: bytes, highs: bytes, nuls: int) -> int:
 
     Ideographs, kana and Hangul U+3000-U+9FFF, U+AC00-U+D7FF of the form U+xx00
     (U+3000, U+4E00 "一", U+5C00, ...) have a NUL low byte: in CJK text they are
-    common, and the other byte of the unit tells them from an ASCII NUL.
+    common, but a minority of its units (text in the other byte order, whose
+    ASCII letters would read as U+4100-U+7A00, has nothing else), and the
+    other byte of the unit tells them from an ASCII NUL.
     """
     if not nuls:
         return 0
-    return sum(1 for low, high in zip(lows, highs, strict=False) if not low and high in _CJK_HIGH)
+    found = sum(1 for low, high in zip(lows, highs, strict=False) if not low and high in _CJK_HIGH)
+    cjk = len(highs.translate(None, _NOT_CJK_HIGH))
+    return found if found * 2 <= cjk else 0
 
 
 def ascii_with_iso_2022_jp_escapes(data: bytes) -> bool:
@@ -248,7 +253,8 @@ def ascii_with_iso_2022_jp_escapes(data: bytes) -> bool:
 
 
 def nearly_utf8(data: bytes) -> float | None:
-    """The share of valid sequences when *data* is UTF-8 but for a few errors.
+    """A score when *data* is UTF-8 but for a few errors: the share of valid
+    sequences, times ``1 - 0.5 ** valid`` (one valid sequence is weak evidence).
 
     Valid multi-byte UTF-8 sequences are very unlikely in legacy text: when at
     least 20 of every 21 non-ASCII sequences are valid (and there are a few),
@@ -266,10 +272,12 @@ def nearly_utf8(data: bytes) -> float | None:
     non_ascii = len(text) - (len(data) - len(data.translate(None, _ASCII)))
     valid = non_ascii - errors
     if errors == 0 and valid:
-        return 1.0  # valid UTF-8 but for a character cut at the end
+        # valid UTF-8 but for a character cut at the end; a legacy text may
+        # hold one or two valid sequences by chance ("Ã©"), hardly more
+        return 1.0 - 0.5**valid
     if valid < 4 or errors * 20 > valid:
         return None
-    return valid / (valid + errors)
+    return valid / (valid + errors) * (1.0 - 0.5**valid)
 
 
 def _without_cut_character(data: bytes) -> bytes:
