@@ -285,3 +285,20 @@ def test_score_is_high_on_plenty_of_evidence() -> None:
     found = evidence(_page(text.encode("cp1251")))
     assert found.hint is not None and found.hint.score is not None
     assert found.hint.encoding.name == "windows-1251" and found.hint.score >= 0.9
+
+
+def test_byte_weights_are_the_plain_computation() -> None:
+    """_models.byte_weights, built from per-encoding parts for speed, is each byte's
+    letter share in the language, else its floor, plus the uppercase cost."""
+    from browser_decode._decoders import decode
+    from browser_decode._detect import _models
+
+    for encoding, languages in SINGLE_BYTE.items():
+        for language in (*languages, "ja"):
+            letters = _models.letter_weights(language)
+            want = []
+            for char in decode(encoding, bytes(range(0x80, 0x100))):
+                folded = char.lower() if len(char.lower()) == 1 else char
+                weight = letters.get(folded, _models.floor_weight(folded, language))
+                want.append(weight + _models.UPPERCASE if folded != char else weight)
+            assert _models.byte_weights(encoding, language) == tuple(want), (encoding, language)

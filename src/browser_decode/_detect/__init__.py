@@ -143,10 +143,10 @@ def evidence(
     if len(every) > len(high) and _tie_beyond(ranked, high, every):
         # The two best read the trimmed sample alike but not the rest of it:
         # all of it decides between them, and the margin between them is nil.
-        first, second = ranked[0], ranked[1]
-        if prefer(first.name, second.name, every):
-            first, second = second, first
-        ranked = [first._replace(score=second.score), second, *ranked[2:]]
+        winner, other = ranked[0], ranked[1]
+        if prefer(winner.name, other.name, every):
+            winner, other = other, winner
+        ranked = [winner._replace(score=other.score), other, *ranked[2:]]
         high = every
     best = ranked[0]
     second = ranked[1] if len(ranked) > 1 else None

@@ -23,7 +23,6 @@ from functools import cache
 from typing import Final
 
 from .._decoders import decode
-from ._frequencies import BUCKETS_PER_NAT, LETTERS
 
 #: log-likelihoods (natural log) of what the letter tables do not cover
 COMMON_PUNCTUATION: Final = -6.5
@@ -149,9 +148,17 @@ PRIORS: Final[dict[str, float]] = {
 
 @cache
 def letter_weights(language: str) -> dict[str, float]:
-    """Character -> log share for the letters of *language* (from the tables)."""
+    """Character -> log share for the letters of *language* (from the tables).
+
+    The tables are imported on first use: ``import browser_decode`` does not pay
+    for them.
+    """
+    from . import _frequencies
+
     return {
-        char: -bucket / BUCKETS_PER_NAT for bucket, chars in LETTERS[language] for char in chars
+        char: -bucket / _frequencies.BUCKETS_PER_NAT
+        for bucket, chars in _frequencies.LETTERS[language]
+        for char in chars
     }
 
 
@@ -175,17 +182,25 @@ def _fold(char: str) -> str:
 
 
 @cache
+def _high_half(encoding: str) -> tuple[tuple[str, ...], tuple[float, ...], tuple[float, ...]]:
+    """The bytes 0x80-0xFF of *encoding*: their case-folded characters, the floors
+    of those (outside CJK languages) and their case penalties."""
+    chars = decode(encoding, bytes(range(0x80, 0x100)))
+    folded = tuple(map(_fold, chars))
+    floors = tuple(floor_weight(f, "") for f in folded)
+    cases = tuple(UPPERCASE if f != c else 0.0 for f, c in zip(folded, chars, strict=True))
+    return folded, floors, cases
+
+
+@cache
 def byte_weights(encoding: str, language: str) -> tuple[float, ...]:
     """Weights of bytes 0x80..0xFF decoded by *encoding*, under *language*."""
     letters = letter_weights(language)
-    weights = []
-    for char in decode(encoding, bytes(range(0x80, 0x100))):
-        folded = _fold(char)
-        weight = letters.get(folded)
-        if weight is None:
-            weight = floor_weight(folded, language)
-        weights.append(weight + UPPERCASE if folded != char else weight)
-    return tuple(weights)
+    folded, floors, cases = _high_half(encoding)
+    if language in _CJK_LANGUAGES:
+        floors = tuple(floor_weight(f, language) for f in folded)
+    get = letters.get
+    return tuple(map(float.__add__, map(get, folded, floors), cases))
 
 
 @cache

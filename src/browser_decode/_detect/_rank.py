@@ -312,7 +312,7 @@ def prefer(first: str, second: str, high: bytes) -> bool:
 
     def best(name: str) -> float:
         return PRIORS.get(name, 0.0) + max(
-            sum(map(mul, counts, weights_of(byte_weights(name, language))))
+            float(sum(map(mul, counts, weights_of(byte_weights(name, language)))))
             for language in SINGLE_BYTE[name]
         )
 
