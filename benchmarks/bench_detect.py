@@ -25,7 +25,7 @@ the share of right answers, the share of right answers among those scoring
 constants of ``_detect/_calibration.py`` on that split (run it on TUNE only).
 
     python benchmarks/bench_detect.py [CORPUS] [--repeat N] [--no-peers]
-                                      [--no-scaling | --scaling-only] [--sizes 10,20]
+                                      [--no-scaling | --scaling-only] [--sizes 0.1,1,10]
     python benchmarks/bench_detect.py --validation /work/validation/report [--hint]
     python benchmarks/bench_detect.py --validation /work/validation/tune --fit
 """
@@ -233,7 +233,7 @@ def _peak(func: Callable[[], object]) -> int:
     return peak
 
 
-def run_scaling(sizes_mb: list[int], repeat: int) -> None:
+def run_scaling(sizes_mb: list[float], repeat: int) -> None:
     print("\nscaling: decode_html(undeclared body) against the decode alone (best of N)")
     print(
         f"{'body':24} {'decode ms':>10} {'decode_html ms':>15} {'ratio':>6} "
@@ -244,7 +244,7 @@ def run_scaling(sizes_mb: list[int], repeat: int) -> None:
             (_RUSSIAN, "cp1251", "windows-1251"),
             (_JAPANESE, "cp932", "Shift_JIS"),
         ):
-            body = _big_body(text, codec, size_mb * 1_000_000)
+            body = _big_body(text, codec, int(size_mb * 1_000_000))
             encoding = get_encoding(name)
             assert encoding is not None
             result = decode_html(body)
@@ -258,7 +258,7 @@ def run_scaling(sizes_mb: list[int], repeat: int) -> None:
             peak = _peak(lambda: decode_html(body))  # noqa: B023
             decode_peak = _peak(lambda: encoding.decode(body))  # noqa: B023
             print(
-                f"{size_mb:3} MB {name:18} {plain * 1e3:10.1f} {full * 1e3:15.1f} "
+                f"{size_mb:5g} MB {name:16} {plain * 1e3:10.2f} {full * 1e3:15.2f} "
                 f"{full / plain:6.2f} {peak / text_size:10.2f} {decode_peak / text_size:17.2f}"
             )
 
@@ -366,7 +366,7 @@ def main() -> int:
     parser.add_argument("--no-peers", action="store_true", help="only browser_decode")
     parser.add_argument("--no-scaling", action="store_true", help="skip the 10/20 MB figures")
     parser.add_argument("--scaling-only", action="store_true", help="only the 10/20 MB figures")
-    parser.add_argument("--sizes", default="10,20", help="scaling body sizes in MB")
+    parser.add_argument("--sizes", default="0.1,1,10", help="scaling body sizes in MB")
     parser.add_argument("--validation", type=Path, help="a split of the validation corpus")
     parser.add_argument("--fit", action="store_true", help="fit the score's constants (TUNE)")
     parser.add_argument("--hint", action="store_true", help="pass the language's TLD as url=")
@@ -383,7 +383,7 @@ def main() -> int:
     else:
         print(f"no corpus at {args.corpus}: skipping the accuracy table")
     if not args.no_scaling:
-        run_scaling([int(s) for s in args.sizes.split(",")], max(args.repeat, 5))
+        run_scaling([float(s) for s in args.sizes.split(",")], max(args.repeat, 5))
     return 0
 
 

@@ -167,13 +167,16 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
     bounds: list[_Ranked] = []
     present = _ASCII_CLASS_PROBE + bytes(sorted(set(high)))
     penalties: dict[bytes, float] = {}
+    priors = _priors(bonuses)
+    any_ascii = any(ascii_counts)
     for rank, name in enumerate(SINGLE_BYTE):
         bound = sum(map(mul, counts, weights_of(best_byte_weights(name))))
         languages = SINGLE_BYTE[name]
         if languages not in best_ascii:  # each letter's best weight in these languages
-            best_ascii[languages] = sum(map(mul, ascii_counts, best_ascii_weights(languages)))
-        bound += best_ascii[languages]
-        bounds.append(_Ranked(bound + _prior(name, bonuses), rank, name))
+            best_ascii[languages] = (
+                sum(map(mul, ascii_counts, best_ascii_weights(languages))) if any_ascii else 0
+            )
+        bounds.append(_Ranked(bound + best_ascii[languages] + priors[name], rank, name))
     bounds.sort(key=lambda r: (-r.score, r.rank))
     top = max((r.score for r in ranked), default=-math.inf)
     for index, bound in enumerate(bounds):
@@ -317,6 +320,20 @@ def prefer(first: str, second: str, high: bytes) -> bool:
         )
 
     return best(second) > best(first)
+
+
+_PRIORS_CACHE: dict[tuple[tuple[str, float], ...], dict[str, float]] = {}
+
+
+def _priors(bonuses: dict[str, float]) -> dict[str, float]:
+    """Every single-byte candidate's prior with *bonuses* (a few distinct ones: cached)."""
+    key = tuple(sorted(bonuses.items()))
+    found = _PRIORS_CACHE.get(key)
+    if found is None:
+        found = {name: _prior(name, bonuses) for name in SINGLE_BYTE}
+        if len(_PRIORS_CACHE) < 256:
+            _PRIORS_CACHE[key] = found
+    return found
 
 
 def _prior(name: str, bonuses: dict[str, float]) -> float:
