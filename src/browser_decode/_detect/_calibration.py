@@ -11,9 +11,10 @@ split, never on the development corpus):
 
 * ``C``: a near tie between two different texts (margin under 1 nat) scores
   the share of such near ties that were right;
-* ``A``: the score reaches 0.9 at the smallest margin above which at least
-  99.5% of the answers were right and at most 3% of the wrong answers lie
-  (the pre-filters have wrong answers of their own: room is left for them).
+* ``A``: the score reaches 0.9 at the smallest margin above which, in at
+  least 90% of 200 resamplings of the split's (encoding, language) pairs, at
+  least 99.5% of the answers were right and at most 4% of the wrong answers
+  lie (the pre-filters have wrong answers of their own: room is left for them).
 
 So the score is a conservative probability: in every score bucket at least
 that share of answers is right, a score of 0.9 or more is right at least 99%
