@@ -369,7 +369,10 @@ def _fit(points: list[tuple[float, str, bool]], answers: int) -> None:
     m90 = next((step / 2 for step in range(0, 81) if holds(step / 2)), MARGIN_CAP)
     c = math.log(tie_share / (1 - tie_share))
     a = (math.log(9) - c) / max(m90, 0.5)
-    print(f"\nfitted on {len(points)} ranked answers ({answers} scored): margin for 0.9 = {m90}, ", end="")
+    print(
+        f"\nfitted on {len(points)} ranked answers ({answers} scored): margin for 0.9 = {m90}, ",
+        end="",
+    )
     print(f"tie share = {tie_share:.3f}: A = {a:.3f}, C = {c:.3f}")
 
 
