@@ -304,6 +304,38 @@ def all_best_byte_weights() -> tuple[float, ...]:
     return tuple(max(weights) for weights in zip(*tables, strict=True))
 
 
+#: The script of each language that is not written in the Latin script.
+_SCRIPTS: Final = {
+    **dict.fromkeys(_CYRILLIC, "Cyrillic"),
+    "el": "Greek",
+    **dict.fromkeys(("he", "yi"), "Hebrew"),
+    **dict.fromkeys(("ar", "fa", "ur"), "Arabic"),
+    "th": "Thai",
+}
+#: Single-byte candidate -> its place in :data:`SINGLE_BYTE` (ties go to the first).
+RANKS: Final = {name: rank for rank, name in enumerate(SINGLE_BYTE)}
+
+
+@cache
+def script_groups() -> tuple[tuple[tuple[float, ...], tuple[str, ...], tuple[str, ...]], ...]:
+    """The single-byte candidates by script: (each byte's best weight in any of them,
+    their languages, the candidates), so that a script the bytes do not fit is ruled
+    out with one bound."""
+    groups: dict[str, list[str]] = {}
+    for name, languages in SINGLE_BYTE.items():
+        groups.setdefault(_SCRIPTS.get(languages[0], "Latin"), []).append(name)
+    return tuple(
+        (
+            tuple(map(max, *(best_byte_weights(name) for name in members)))
+            if len(members) > 1
+            else best_byte_weights(members[0]),
+            tuple(sorted({language for name in members for language in SINGLE_BYTE[name]})),
+            tuple(members),
+        )
+        for members in groups.values()
+    )
+
+
 @cache
 def max_single_byte_prior() -> float:
     return max(PRIORS.get(name, 0.0) for name in SINGLE_BYTE)

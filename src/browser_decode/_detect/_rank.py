@@ -23,6 +23,7 @@ from ._models import (
     MIXED_SCRIPT,
     MULTI_BYTE,
     PRIORS,
+    RANKS,
     SCRIPT_SWITCH,
     SINGLE_BYTE,
     STRAY_MARK,
@@ -35,6 +36,7 @@ from ._models import (
     char_scorer,
     context_classes,
     max_single_byte_prior,
+    script_groups,
 )
 from ._sample import contexts, words_around
 
@@ -164,31 +166,60 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
             ranked.append(_Ranked(bound_all, len(SINGLE_BYTE) + len(MULTI_BYTE), ""))
             ranked.sort(key=lambda r: (-r.score, r.rank))
             return ranked
-    bounds: list[_Ranked] = []
     present = _ASCII_CLASS_PROBE + bytes(sorted(set(high)))
     penalties: dict[bytes, float] = {}
     priors = _priors(bonuses)
     any_ascii = any(ascii_counts)
-    for rank, name in enumerate(SINGLE_BYTE):
-        bound = sum(map(mul, counts, weights_of(best_byte_weights(name))))
-        languages = SINGLE_BYTE[name]
-        if languages not in best_ascii:  # each letter's best weight in these languages
-            best_ascii[languages] = (
-                sum(map(mul, ascii_counts, best_ascii_weights(languages))) if any_ascii else 0
+
+    def ascii_bound(languages: tuple[str, ...]) -> float:
+        found = best_ascii.get(languages)
+        if found is None:  # each letter's best weight in these languages
+            found = sum(map(mul, ascii_counts, best_ascii_weights(languages))) if any_ascii else 0
+            best_ascii[languages] = found
+        return found
+
+    def expand(members: tuple[str, ...]) -> list[_Ranked]:
+        return [
+            _Ranked(
+                sum(map(mul, counts, weights_of(best_byte_weights(name))))
+                + ascii_bound(SINGLE_BYTE[name])
+                + priors[name],
+                RANKS[name],
+                name,
             )
-        bounds.append(_Ranked(bound + best_ascii[languages] + priors[name], rank, name))
-    bounds.sort(key=lambda r: (-r.score, r.rank))
+            for name in members
+        ]
+
+    # Candidates of one script share a bound first (each byte's best weight in
+    # any of them): a script the bytes do not fit is ruled out in one sum.
+    pending: list[tuple[float, int, tuple[str, ...]]] = []
+    for group_weights, languages, members in script_groups():
+        bound = sum(map(mul, counts, weights_of(group_weights))) + ascii_bound(languages)
+        bound += max(priors[name] for name in members)
+        pending.append((bound, RANKS[members[0]], members))
+    bounds: list[_Ranked] = []
     top = max((r.score for r in ranked), default=-math.inf)
-    for index, bound in enumerate(bounds):
+    while True:
+        best_group = max(pending, default=None)
+        if best_group is None and not bounds:
+            break
+        next_bound = bounds[0].score if bounds else -math.inf
+        group_bound = best_group[0] if best_group is not None else -math.inf
+        if group_bound > next_bound and best_group is not None:
+            # (also below the best so far: its best member stands in for the runner-up)
+            pending.remove(best_group)
+            bounds = sorted([*bounds, *expand(best_group[2])], key=lambda r: (-r.score, r.rank))
+            continue
+        bound = bounds.pop(0)
         if bound.score < top:
             # Not evaluated: stand in for the runner-up by their bound, so the
             # confidence is never overstated.
-            ranked.append(bounds[index])
+            ranked.append(bound)
             break
         name = bound.name
         # the languages by their ASCII score: stop when even the best non-ASCII
         # weights could not lift the next one above the best so far
-        ceiling = bound.score - _prior(name, bonuses) - best_ascii[SINGLE_BYTE[name]]
+        ceiling = bound.score - priors[name] - best_ascii[SINGLE_BYTE[name]]
         best = -math.inf
         for language in sorted(SINGLE_BYTE[name], key=ascii_score, reverse=True):
             if ascii_score(language) + ceiling < best:
@@ -201,7 +232,7 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
             if window is None:
                 window = _window(around, scale, len(high))
             penalties[key] = _context(name, *window)
-        score = best + _prior(name, bonuses) + penalties[key]
+        score = best + priors[name] + penalties[key]
         ranked.append(bound._replace(score=score))
         top = max(top, score)
     ranked.sort(key=lambda r: (-r.score, r.rank))
