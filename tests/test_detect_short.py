@@ -302,3 +302,23 @@ def test_byte_weights_are_the_plain_computation() -> None:
                 weight = letters.get(folded, _models.floor_weight(folded, language))
                 want.append(weight + _models.UPPERCASE if folded != char else weight)
             assert _models.byte_weights(encoding, language) == tuple(want), (encoding, language)
+
+
+def test_a_tie_between_encodings_giving_the_same_text_is_no_doubt() -> None:
+    """Hungarian that windows-1250 and ISO-8859-2 decode alike: the runner-up gives the
+    same text, so the score measures the lead over the best candidate that does not."""
+    text = "Tegnap este sokáig sétáltunk a régi parkban, és a bátyám az új munkájáról mesélt."
+    body = _page(text.encode("iso8859_2"))
+    assert _text("windows-1250", body) == _text("ISO-8859-2", body)
+    found = evidence(body)
+    assert found.hint is not None and found.hint.runner_up == "ISO-8859-2"
+    assert found.margin is not None and found.margin > 0
+    assert found.hint.score is not None and found.hint.score > 0.5
+
+
+def test_the_score_grows_with_the_margin() -> None:
+    from browser_decode._detect._calibration import calibrated
+
+    scores = [calibrated(margin / 2) for margin in range(0, 100)]
+    assert scores == sorted(scores)
+    assert calibrated(0.0) == 0.5 and calibrated(8.0) >= 0.9 > calibrated(7.0)
