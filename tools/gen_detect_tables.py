@@ -213,7 +213,7 @@ def _romanian(shares: dict[str, float]) -> dict[str, float]:
 
 
 def _quoted(text: str) -> str:
-    """A double-quoted literal, as ``ruff format`` writes it (letters need no escapes)."""
+    """A double-quoted literal (letters need no escapes)."""
     assert '"' not in text and "\\" not in text and text.isprintable(), text
     return f'"{text}"'
 
@@ -226,7 +226,11 @@ def _module() -> str:
         "# frequencies); for the languages it lacks (MEASURED in the generator): CLDR",
         "# locale data (babel 2.19.0; Unicode License v3) and Debian iso-codes 4.15.0",
         "# translations (LGPL-2.1+), letters counted in their strings.",
-        '"""Non-ASCII letters per language, by frequency bucket ``k``: ln(share) ~= -k / 2."""',
+        '"""Letters per language, by frequency bucket ``k``: ln(share) ~= -k / 2.',
+        "",
+        "Each language's table is one string, ``k letters k letters ...`` separated by",
+        "spaces (letters are never spaces): cheap to compile and load, parsed on first use.",
+        '"""',
         "",
         "from __future__ import annotations",
         "",
@@ -234,7 +238,7 @@ def _module() -> str:
         "",
         f"BUCKETS_PER_NAT: Final = {BUCKETS_PER_NAT}",
         "",
-        "LETTERS: Final[dict[str, tuple[tuple[int, str], ...]]] = {",
+        "LETTERS: Final[dict[str, str]] = {",
     ]
     zh = _char_shares("zh")
     for lang, (wordlist, limit) in sorted(LANGUAGES.items()):
@@ -259,12 +263,8 @@ def _module() -> str:
         buckets: dict[int, list[str]] = defaultdict(list)
         for share, char in kept:
             buckets[round(-math.log(share) * BUCKETS_PER_NAT)].append(char)
-        out.append(f"    {_quoted(lang)}: (")
-        for k in sorted(buckets):
-            # expanded, with trailing commas, as ``ruff format`` keeps it
-            chars = _quoted("".join(sorted(buckets[k])))
-            out.extend(("        (", f"            {k},", f"            {chars},", "        ),"))
-        out.append("    ),")
+        table = " ".join(f"{k} {''.join(sorted(buckets[k]))}" for k in sorted(buckets))
+        out.append(f"    {_quoted(lang)}: {_quoted(table)},")
     out.append("}")
     return "\n".join(out) + "\n"
 

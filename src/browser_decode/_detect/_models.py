@@ -155,9 +155,11 @@ def letter_weights(language: str) -> dict[str, float]:
     """
     from . import _frequencies
 
+    fields = _frequencies.LETTERS[language].split(" ")
+    per_nat = _frequencies.BUCKETS_PER_NAT
     return {
-        char: -bucket / _frequencies.BUCKETS_PER_NAT
-        for bucket, chars in _frequencies.LETTERS[language]
+        char: -int(bucket) / per_nat
+        for bucket, chars in zip(fields[0::2], fields[1::2], strict=True)
         for char in chars
     }
 
