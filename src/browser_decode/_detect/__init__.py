@@ -7,12 +7,14 @@ WHATWG encodings only, in bounded time (docs/detection.md):
 
 1. a sample of at most ~64 KiB (head, middle and tail of a larger body);
 2. sound pre-filters: NUL patterns -> UTF-16LE/BE, ISO-2022-JP escape
-   sequences in 7-bit text -> ISO-2022-JP, nearly-valid UTF-8 -> UTF-8; a
-   candidate whose decoder fails on the sample drops out;
+   sequences in 7-bit text -> ISO-2022-JP, controls no text holds -> not text
+   (``binary``), nearly-valid UTF-8 -> UTF-8; a candidate whose decoder fails
+   on the sample drops out;
 3. the survivors are ranked by the log-likelihood of their decoded non-ASCII
    characters under per-language character frequencies (:mod:`._rank`,
-   :mod:`._models`),
-   plus small priors and the caller's hints.
+   :mod:`._models`), plus small priors, windows-1252's or the caller's hints'
+   lead; the score is the calibrated probability of being right
+   (:mod:`._calibration`).
 """
 
 from __future__ import annotations
@@ -178,14 +180,14 @@ def _margin(ranked: list[_Ranked], high: bytes) -> float:
     """The lead of the best candidate over the best one that gives another text.
 
     Candidates that decode the sample's bytes 0x80-0xFF exactly as the winner
-    does give the same text: their scores say nothing about being right. An
-    unscored stand-in (its upper bound) always counts.
+    does give the same text: their scores say nothing about being right. A
+    stand-in (the upper bound of candidates not scored exactly) always counts.
     """
     best = ranked[0]
     present = bytes(sorted(set(high)))
     text = None
     for other in ranked[1:]:
-        if other.name and other.name in SINGLE_BYTE and best.name in SINGLE_BYTE:
+        if other.exact and other.name in SINGLE_BYTE and best.name in SINGLE_BYTE:
             if text is None:
                 text = decode(best.name, present)
             if decode(other.name, present) == text:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 from typing import Final
 
-#: 0.9 at a lead of 8 nats: the fit finds 7 on TUNE; one nat more leaves room
+#: 0.9 at a lead of 8 nats: the fit finds 6.5-7 on TUNE; the rest leaves room
 #: for text unlike the corpus. ln(9) / 8.
 A: Final = 0.275
 C: Final = 0.0

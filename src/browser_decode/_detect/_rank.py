@@ -81,6 +81,8 @@ class _Ranked(NamedTuple):
     score: float
     rank: int
     name: str
+    #: ``False`` for a stand-in: an upper bound of candidates not scored exactly
+    exact: bool = True
 
 
 def _histogram(values: bytes) -> tuple[list[int], Callable[[Sequence[float]], Iterable[float]]]:
@@ -163,7 +165,7 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
         bound_all += max_single_byte_prior() + max(bonuses.values(), default=0.0)
         if bound_all < max(r.score for r in ranked):
             # unnamed stand-in for them all, so the confidence is never overstated
-            ranked.append(_Ranked(bound_all, len(SINGLE_BYTE) + len(MULTI_BYTE), ""))
+            ranked.append(_Ranked(bound_all, len(SINGLE_BYTE) + len(MULTI_BYTE), "", exact=False))
             ranked.sort(key=lambda r: (-r.score, r.rank))
             return ranked
     present = _ASCII_CLASS_PROBE + bytes(sorted(set(high)))
@@ -214,7 +216,7 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
         if bound.score < top:
             # Not evaluated: stand in for the runner-up by their bound, so the
             # confidence is never overstated.
-            ranked.append(bound)
+            ranked.append(bound._replace(exact=False))
             break
         name = bound.name
         # the languages by their ASCII score: stop when even the best non-ASCII
