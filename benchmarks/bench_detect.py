@@ -16,14 +16,25 @@ and the scaling of ``decode_html`` on 10 MB (and 20 MB) of undeclared
 windows-1251 and Shift_JIS: time relative to the decode alone, and peak memory
 (tracemalloc) relative to the decoded text.
 
+With ``--validation SPLIT`` (a split of the validation corpus that
+``tools/build_validation.py`` writes: ``manifest.jsonl`` with ``file``,
+``encoding``, ``size``, ``kind``), it prints instead exact-text accuracy by
+sample size and the calibration of ``Provenance.score``: for each score bucket
+the share of right answers, the share of right answers among those scoring
+0.9 or more and the share of wrong answers that do; ``--fit`` also fits the
+constants of ``_detect/_calibration.py`` on that split (run it on TUNE only).
+
     python benchmarks/bench_detect.py [CORPUS] [--repeat N] [--no-peers]
-                                      [--no-scaling | --scaling-only] [--sizes 10,20]
+                                      [--no-scaling | --scaling-only] [--sizes 0.1,1,10]
+    python benchmarks/bench_detect.py --validation /work/validation/report [--hint]
+    python benchmarks/bench_detect.py --validation /work/validation/tune --fit
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import itertools
 import json
 import statistics
 import sys
@@ -34,7 +45,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from browser_decode import decode_html, get_encoding
-from browser_decode._detect import default, detect, valid_utf8
+from browser_decode._detect import default, detect, evidence, valid_utf8
+
+MARGIN_CAP = 40.0
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus" / "dev"
@@ -220,7 +233,7 @@ def _peak(func: Callable[[], object]) -> int:
     return peak
 
 
-def run_scaling(sizes_mb: list[int], repeat: int) -> None:
+def run_scaling(sizes_mb: list[float], repeat: int) -> None:
     print("\nscaling: decode_html(undeclared body) against the decode alone (best of N)")
     print(
         f"{'body':24} {'decode ms':>10} {'decode_html ms':>15} {'ratio':>6} "
@@ -231,7 +244,7 @@ def run_scaling(sizes_mb: list[int], repeat: int) -> None:
             (_RUSSIAN, "cp1251", "windows-1251"),
             (_JAPANESE, "cp932", "Shift_JIS"),
         ):
-            body = _big_body(text, codec, size_mb * 1_000_000)
+            body = _big_body(text, codec, int(size_mb * 1_000_000))
             encoding = get_encoding(name)
             assert encoding is not None
             result = decode_html(body)
@@ -245,9 +258,122 @@ def run_scaling(sizes_mb: list[int], repeat: int) -> None:
             peak = _peak(lambda: decode_html(body))  # noqa: B023
             decode_peak = _peak(lambda: encoding.decode(body))  # noqa: B023
             print(
-                f"{size_mb:3} MB {name:18} {plain * 1e3:10.1f} {full * 1e3:15.1f} "
+                f"{size_mb:5g} MB {name:16} {plain * 1e3:10.2f} {full * 1e3:15.2f} "
                 f"{full / plain:6.2f} {peak / text_size:10.2f} {decode_peak / text_size:17.2f}"
             )
+
+
+#: language of a validation sample -> a TLD whose browser default is its usual
+#: legacy encoding (for ``--hint``: the accuracy with the obvious hint)
+_TLDS = {
+    "ru": "ru", "uk": "ua", "bg": "bg", "be": "by", "sr": "rs", "mk": "mk", "cs": "cz",
+    "sk": "sk", "hr": "hr", "pl": "pl", "hu": "hu", "sl": "si", "el": "gr", "tr": "tr",
+    "th": "th", "vi": "vn", "et": "ee", "lt": "lt", "lv": "lv", "ja": "jp", "ko": "kr",
+    "zh-CN": "cn", "zh-TW": "tw", "zh-HK": "hk", "ar": "sa", "fa": "ir",
+}  # fmt: skip
+
+
+def run_validation(split: Path, fit: bool, hint: bool, sizes: list[str] | None) -> None:
+    rows = []
+    with open(split / "manifest.jsonl", encoding="utf-8") as f:
+        for line in f:
+            row = json.loads(line)
+            if sizes is None or row["size"] in sizes:
+                rows.append(row)
+    by_size: dict[str, list[bool]] = defaultdict(list)
+    by_encoding: dict[str, list[bool]] = defaultdict(list)
+    scored: list[tuple[float, bool, float | None, str]] = []
+    misses: dict[tuple[str, str, str], int] = defaultdict(int)
+    for row in rows:
+        body = (split / row["file"]).read_bytes()
+        truth = get_encoding(row["encoding"])
+        assert truth is not None
+        url = _TLDS.get(row["language"]) if hint else None
+        found = valid_utf8(body)
+        margin: float | None = None
+        if found is None:
+            ev = evidence(body, url=url)
+            found, margin = ev.hint, ev.margin
+        if found is None:
+            found = default(body, url=url)
+        ok = found.encoding.decode(body) == truth.decode(body)
+        by_size[row["size"]].append(ok)
+        by_encoding[row["encoding"]].append(ok)
+        if not ok:
+            misses[(row["encoding"], row["language"], found.encoding.name)] += 1
+        if found.score is not None:
+            scored.append((found.score, ok, margin, f"{row['encoding']}/{row['language']}"))
+    print(f"validation split: {split} ({len(rows)} samples{', with TLD hints' if hint else ''})")
+    order = ["page24", "page64", "page200", "64", "256", "1024", "4096", "full"]
+    print(f"{'size':10} {'samples':>8} {'exact':>8}")
+    for size in sorted(by_size, key=lambda s: order.index(s) if s in order else 99):
+        oks = by_size[size]
+        print(f"{size:10} {len(oks):8} {sum(oks) / len(oks):8.1%}")
+    flat = [ok for oks in by_size.values() for ok in oks]
+    print(f"{'all':10} {len(flat):8} {sum(flat) / len(flat):8.1%}")
+    print(f"\n{'encoding':16} {'samples':>8} {'exact':>8}")
+    for encoding, oks in sorted(by_encoding.items(), key=lambda kv: sum(kv[1]) / len(kv[1])):
+        print(f"{encoding:16} {len(oks):8} {sum(oks) / len(oks):8.1%}")
+    print("\ncalibration of Provenance.score (answers with a score)")
+    print(f"{'score':12} {'answers':>8} {'right':>8}")
+    edges = [0.0, 0.5, 0.7, 0.8, 0.9, 0.95, 0.99, 1.01]
+    for lo, hi in itertools.pairwise(edges):
+        bucket = [ok for score, ok, _, _ in scored if lo <= score < hi]
+        if bucket:
+            label = f"[{lo:.2f},{min(hi, 1.0):.2f}{']' if hi > 1 else ')'}"
+            print(f"{label:12} {len(bucket):8} {sum(bucket) / len(bucket):8.1%}")
+    confident = [ok for score, ok, _, _ in scored if score >= 0.9]
+    wrong = [score for score, ok, _, _ in scored if not ok]
+    if confident:
+        print(f"right among score >= 0.9: {sum(confident) / len(confident):.2%} ({len(confident)})")
+    if wrong:
+        share = sum(score >= 0.9 for score in wrong) / len(wrong)
+        print(f"wrong answers with score >= 0.9: {share:.2%} (of {len(wrong)} wrong)")
+    print("\nmost frequent misses (true encoding, language, chosen):")
+    for key, n in sorted(misses.items(), key=lambda kv: -kv[1])[:15]:
+        print(f"  {n:4} x {key}")
+    if fit:
+        _fit([(m, group, ok) for _, ok, m, group in scored if m is not None], len(scored))
+
+
+def _fit(points: list[tuple[float, str, bool]], answers: int) -> None:
+    """The constants of ``_detect/_calibration.py`` (see its docstring).
+
+    The margin for 0.9 must hold beyond the split it is fitted on: resampling the
+    (encoding, language) pairs of the split 200 times, in at least 90% of the
+    resamples at most 4% of all wrong answers lie above it and at least 99.5% of
+    the answers above it are right.
+    """
+    import math
+    import random
+
+    ties = [ok for margin, _, ok in points if margin < 1.0]
+    tie_share = min(max(sum(ties) / max(len(ties), 1), 0.1), 0.5)
+    groups: dict[str, list[tuple[float, bool]]] = defaultdict(list)
+    for margin, group, ok in points:
+        groups[group].append((margin, ok))
+    names = sorted(groups)
+    rng = random.Random(13)
+    draws = [[rng.choice(names) for _ in names] for _ in range(200)]
+
+    def holds(limit: float) -> bool:
+        good = 0
+        for draw in draws:
+            sample = [p for name in draw for p in groups[name]]
+            wrong = sum(not ok for _, ok in sample) or 1
+            above = [ok for m, ok in sample if m >= limit]
+            bad = len(above) - sum(above)
+            good += bad <= 0.04 * wrong and bad <= 0.005 * max(len(above), 1)
+        return good >= 0.9 * len(draws)
+
+    m90 = next((step / 2 for step in range(0, 81) if holds(step / 2)), MARGIN_CAP)
+    c = math.log(tie_share / (1 - tie_share))
+    a = (math.log(9) - c) / max(m90, 0.5)
+    print(
+        f"\nfitted on {len(points)} ranked answers ({answers} scored): margin for 0.9 = {m90}, ",
+        end="",
+    )
+    print(f"tie share = {tie_share:.3f}: A = {a:.3f}, C = {c:.3f}")
 
 
 def main() -> int:
@@ -257,8 +383,16 @@ def main() -> int:
     parser.add_argument("--no-peers", action="store_true", help="only browser_decode")
     parser.add_argument("--no-scaling", action="store_true", help="skip the 10/20 MB figures")
     parser.add_argument("--scaling-only", action="store_true", help="only the 10/20 MB figures")
-    parser.add_argument("--sizes", default="10,20", help="scaling body sizes in MB")
+    parser.add_argument("--sizes", default="0.1,1,10", help="scaling body sizes in MB")
+    parser.add_argument("--validation", type=Path, help="a split of the validation corpus")
+    parser.add_argument("--fit", action="store_true", help="fit the score's constants (TUNE)")
+    parser.add_argument("--hint", action="store_true", help="pass the language's TLD as url=")
+    parser.add_argument("--sample-sizes", help="only these sample sizes, e.g. page24,page64")
     args = parser.parse_args()
+    if args.validation:
+        sizes = args.sample_sizes.split(",") if args.sample_sizes else None
+        run_validation(args.validation, args.fit, args.hint, sizes)
+        return 0
     if args.scaling_only:
         pass
     elif (args.corpus / "manifest.jsonl").exists():
@@ -266,7 +400,7 @@ def main() -> int:
     else:
         print(f"no corpus at {args.corpus}: skipping the accuracy table")
     if not args.no_scaling:
-        run_scaling([int(s) for s in args.sizes.split(",")], max(args.repeat, 5))
+        run_scaling([float(s) for s in args.sizes.split(",")], max(args.repeat, 5))
     return 0
 
 

@@ -66,6 +66,8 @@ CASES: dict[str, list[tuple[str, str]]] = {
 def messages(locale_dir: Path, language: str) -> list[str]:
     found = []
     for path in sorted((locale_dir / language / "LC_MESSAGES").glob("*.mo")):
+        if path.name.startswith("iso_"):  # iso-codes: a source of the statistics
+            continue
         try:
             with open(path, "rb") as f:
                 catalog = gettext.GNUTranslations(f)

@@ -59,7 +59,7 @@ def test_provenance_dict_has_every_field_as_plain_json() -> None:
     provenance = _PROVENANCES[0]
     data = provenance.to_dict()
     assert list(data) == [field.name for field in dataclasses.fields(Provenance)]
-    assert all(type(value) in (str, int, float, type(None)) for value in data.values())
+    assert all(type(value) in (str, int, float, bool, type(None)) for value in data.values())
 
 
 def test_from_dict_defaults_and_errors() -> None:

@@ -8,28 +8,38 @@ For each language the character frequency is the sum, over the words of its
 "small" list, of the word's frequency times the number of times the character
 occurs in it (lower-cased, NFC). Traditional Chinese is derived from the
 Chinese list with wordfreq's own Traditional -> Simplified character mapping:
-a traditional character gets the frequency of its simplified form. Thai is
-not in wordfreq: its letters, vowel and tone marks get Zipf shares
-(1 / (rank + 2)) from their approximate order of frequency in Thai text
-(:data:`THAI_BY_FREQUENCY`, general knowledge of Thai orthography). Romanian
+a traditional character gets the frequency of its simplified form. Romanian
 is written with s/t with comma below or, in every legacy encoding that has them
-only, with cedilla: both spellings get the share of the pair. Estonian is not
-in wordfreq either: its letters get approximate shares (:data:`ESTONIAN`,
-general knowledge of Estonian orthography).
+only, with cedilla: both spellings get the share of the pair.
+
+Languages wordfreq lacks (:data:`MEASURED`: Maltese, Esperanto, Welsh, Irish,
+Scottish Gaelic, Breton, Northern Sami, Faroese, Norwegian Nynorsk, Albanian,
+Kurdish, Basque, Galician, Afrikaans, Occitan, Asturian, Estonian, Thai,
+Belarusian, Serbian Cyrillic, Yiddish) are measured on the text of two other sources, each string
+counted once: the locale data of CLDR as the ``babel`` package ships it
+(names of territories, languages, scripts, months, days, units, currencies,
+time zones, date fields; Unicode License v3) and the translations of the
+Debian ``iso-codes`` package (names of countries, languages, scripts,
+currencies in ``/usr/share/locale/<lang>/LC_MESSAGES/iso_*.mo``; LGPL-2.1+).
+Only letters of the language's script count. These two sources are reserved
+for statistics: nothing the detector is evaluated on comes from them.
 
 Each letter is written out as a bucket ``k`` with ``ln(p) ~= -k / 2``, where
 ``p`` is its share of all letters: the non-ASCII letters (what the candidate
 encodings disagree on) and the ASCII letters a-z (which tell the languages
 of one script apart).
 
-Run ``pip install wordfreq==3.1.1 && python tools/gen_detect_tables.py``;
+Run ``pip install wordfreq==3.1.1 babel==2.19.0`` (and ``apt-get install
+iso-codes``, 4.15.0 here), then ``python tools/gen_detect_tables.py``;
 ``--check`` verifies the checked-in module is up to date.
 """
 
 from __future__ import annotations
 
 import argparse
+import gettext
 import gzip
+import hashlib
 import math
 import sys
 import unicodedata
@@ -53,9 +63,47 @@ LANGUAGES: dict[str, tuple[str, int]] = {
     "ko": ("ko", 2000),
     "zh-Hans": ("zh", 3000),
     "zh-Hant": ("zh", 3000),
-    "th": ("", 100),
-    "et": ("", 100),
+    **{lang: ("", 100) for lang in ("th", "et", "be", "sr")},
+    **{lang: ("", 100) for lang in ("yi",)},
+    **{
+        lang: ("", 120)
+        for lang in (
+            *("mt", "eo", "cy", "ga", "gd", "br", "se", "fo", "nn", "sq", "ku"),
+            *("eu", "gl", "af", "oc", "ast"),
+        )
+    },
 }
+#: language -> (babel locale, iso-codes catalog folder, script of its letters)
+MEASURED: dict[str, tuple[str, str, str]] = {
+    "mt": ("mt", "mt", "LATIN"),
+    "eo": ("eo", "eo", "LATIN"),
+    "cy": ("cy", "cy", "LATIN"),
+    "ga": ("ga", "ga", "LATIN"),
+    "gd": ("gd", "gd", "LATIN"),
+    "br": ("br", "br", "LATIN"),
+    "se": ("se", "se", "LATIN"),
+    "fo": ("fo", "fo", "LATIN"),
+    "et": ("et", "et", "LATIN"),
+    "th": ("th", "th", "THAI"),
+    "be": ("be", "be", "CYRILLIC"),
+    "sr": ("sr", "sr", "CYRILLIC"),
+    "nn": ("nn", "nn", "LATIN"),
+    "sq": ("sq", "sq", "LATIN"),
+    "ku": ("ku", "kmr", "LATIN"),
+    "eu": ("eu", "eu", "LATIN"),
+    "gl": ("gl", "gl", "LATIN"),
+    "af": ("af", "af", "LATIN"),
+    "oc": ("oc", "oc", "LATIN"),
+    "ast": ("ast", "ast", "LATIN"),
+    "yi": ("yi", "yi", "HEBREW"),
+}
+ISO_CODES = Path("/usr/share/locale")
+#: the parts of a CLDR locale that are text in its language (not patterns or codes)
+BABEL_KEYS = (
+    "territories", "languages", "scripts", "variants", "months", "days", "quarters", "eras",
+    "day_periods", "currency_names", "currency_names_plural", "unit_display_names",
+    "date_fields", "time_zones", "meta_zones",
+)  # fmt: skip
 MIN_SHARE = 2e-6  # rarer characters are left to the detector's floor
 BUCKETS_PER_NAT = 2
 
@@ -112,36 +160,48 @@ def _in_big5(char: str) -> bool:
     return True
 
 
-#: Thai characters, most frequent first (approximate).
-THAI_BY_FREQUENCY = (
-    "\u0e32\u0e19\u0e23\u0e2d\u0e48\u0e01\u0e40\u0e07\u0e21\u0e22\u0e49\u0e25\u0e27\u0e14"
-    "\u0e17\u0e35\u0e34\u0e2a\u0e15\u0e31\u0e30\u0e44\u0e1a\u0e04\u0e1b\u0e2b\u0e41\u0e02"
-    "\u0e08\u0e1e\u0e38\u0e4c\u0e43\u0e0a\u0e39\u0e37\u0e47\u0e42\u0e36\u0e1c\u0e0b\u0e33"
-    "\u0e16\u0e20\u0e18\u0e28\u0e1f\u0e13\u0e29\u0e0d\u0e09\u0e1d\u0e46\u0e10\u0e2f\u0e12"
-    "\u0e2e\u0e24\u0e06\u0e11\u0e2c\u0e0e\u0e0f\u0e4a\u0e4b\u0e0c\u0e03\u0e05\u0e26\u0e4d"
-    "\u0e3a\u0e45\u0e4e\u0e50\u0e51\u0e52\u0e53\u0e54\u0e55\u0e56\u0e57\u0e58\u0e59"
-)  # not the archaic marks U+0E4F, U+0E5A, U+0E5B
+def _strings(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict) or hasattr(value, "values"):
+        return [s for v in value.values() for s in _strings(v)]  # type: ignore[union-attr]
+    if isinstance(value, list | tuple):
+        return [s for v in value for s in _strings(v)]
+    return []
 
 
-#: Approximate letter shares (%) of Estonian text.
-ESTONIAN = {
-    "a": 9.1, "i": 8.5, "e": 8.0, "s": 7.9, "t": 6.6, "l": 5.7, "u": 5.0, "n": 4.8,
-    "k": 4.5, "d": 3.8, "m": 3.6, "o": 3.5, "r": 3.0, "v": 2.1, "ä": 1.8, "g": 1.7,
-    "h": 1.7, "j": 1.6, "p": 1.6, "õ": 1.0, "b": 0.9, "ü": 0.9, "ö": 0.3, "f": 0.1,
-    "c": 0.05, "z": 0.03, "š": 0.03, "y": 0.03, "w": 0.02, "ž": 0.01, "x": 0.01, "q": 0.005,
-}  # fmt: skip
+def _measured_text(language: str) -> list[str]:
+    """The strings of *language* in CLDR (through babel) and in iso-codes' catalogs."""
+    from babel import localedata  # type: ignore[import-not-found]
+
+    locale, folder, _ = MEASURED[language]
+    data = localedata.load(locale, merge_inherited=False)
+    strings = [s for key in BABEL_KEYS if key in data for s in _strings(data[key])]
+    seen: set[str] = set()
+    for path in sorted((ISO_CODES / folder / "LC_MESSAGES").glob("iso_*.mo")):
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        if digest in seen:  # iso_3166.mo and iso_3166-1.mo hold the same catalog
+            continue
+        seen.add(digest)
+        with open(path, "rb") as f:
+            catalog = gettext.GNUTranslations(f)
+        for key, value in sorted(catalog._catalog.items(), key=str):  # type: ignore[attr-defined]
+            if isinstance(value, str) and value and value != key:
+                strings.append(value)
+    return sorted(set(strings))
 
 
-def _estonian() -> dict[str, float]:
-    total = sum(ESTONIAN.values())
-    return {c: share / total for c, share in ESTONIAN.items()}
-
-
-def _thai() -> dict[str, float]:
-    assert len(set(THAI_BY_FREQUENCY)) == len(THAI_BY_FREQUENCY)
-    weights = {c: 1 / (rank + 2) for rank, c in enumerate(THAI_BY_FREQUENCY)}
-    total = sum(weights.values())
-    return {c: w / total for c, w in weights.items()}
+def _measured_shares(language: str) -> dict[str, float]:
+    script = MEASURED[language][2]
+    counts: dict[str, float] = defaultdict(float)
+    for text in _measured_text(language):
+        for char in unicodedata.normalize("NFC", text.lower()):
+            category, name = unicodedata.category(char), unicodedata.name(char, "")
+            letter = category[0] == "L" and name.startswith(script)
+            if letter or (category == "Mn" and script != "LATIN" and script in name):
+                counts[char] += 1
+    total = sum(counts.values())
+    return {c: n / total for c, n in counts.items()}
 
 
 def _romanian(shares: dict[str, float]) -> dict[str, float]:
@@ -153,17 +213,24 @@ def _romanian(shares: dict[str, float]) -> dict[str, float]:
 
 
 def _quoted(text: str) -> str:
-    """A double-quoted literal, as ``ruff format`` writes it (letters need no escapes)."""
+    """A double-quoted literal (letters need no escapes)."""
     assert '"' not in text and "\\" not in text and text.isprintable(), text
     return f'"{text}"'
 
 
 def _module() -> str:
     out = [
-        "# GENERATED by tools/gen_detect_tables.py from wordfreq 3.1.1 word lists; do not edit.",
-        "# Data: wordfreq (c) Robyn Speer, CC BY-SA 4.0, https://github.com/rspeer/wordfreq",
-        "# (character frequencies derived from its word frequencies).",
-        '"""Non-ASCII letters per language, by frequency bucket ``k``: ln(share) ~= -k / 2."""',
+        "# GENERATED by tools/gen_detect_tables.py; do not edit.",
+        "# Data: wordfreq 3.1.1 word lists (c) Robyn Speer, CC BY-SA 4.0,",
+        "# https://github.com/rspeer/wordfreq (character frequencies derived from its word",
+        "# frequencies); for the languages it lacks (MEASURED in the generator): CLDR",
+        "# locale data (babel 2.19.0; Unicode License v3) and Debian iso-codes 4.15.0",
+        "# translations (LGPL-2.1+), letters counted in their strings.",
+        '"""Letters per language, by frequency bucket ``k``: ln(share) ~= -k / 2.',
+        "",
+        "Each language's table is one string, ``k letters k letters ...`` separated by",
+        "spaces (letters are never spaces): cheap to compile and load, parsed on first use.",
+        '"""',
         "",
         "from __future__ import annotations",
         "",
@@ -171,7 +238,7 @@ def _module() -> str:
         "",
         f"BUCKETS_PER_NAT: Final = {BUCKETS_PER_NAT}",
         "",
-        "LETTERS: Final[dict[str, tuple[tuple[int, str], ...]]] = {",
+        "LETTERS: Final[dict[str, str]] = {",
     ]
     zh = _char_shares("zh")
     for lang, (wordlist, limit) in sorted(LANGUAGES.items()):
@@ -179,10 +246,8 @@ def _module() -> str:
             shares = zh
         elif lang == "zh-Hant":
             shares = _traditional(zh)
-        elif lang == "th":
-            shares = _thai()
-        elif lang == "et":
-            shares = _estonian()
+        elif lang in MEASURED:
+            shares = _measured_shares(lang)
         elif lang == "ro":
             shares = _romanian(_char_shares(wordlist))
         else:
@@ -198,12 +263,8 @@ def _module() -> str:
         buckets: dict[int, list[str]] = defaultdict(list)
         for share, char in kept:
             buckets[round(-math.log(share) * BUCKETS_PER_NAT)].append(char)
-        out.append(f"    {_quoted(lang)}: (")
-        for k in sorted(buckets):
-            # expanded, with trailing commas, as ``ruff format`` keeps it
-            chars = _quoted("".join(sorted(buckets[k])))
-            out.extend(("        (", f"            {k},", f"            {chars},", "        ),"))
-        out.append("    ),")
+        table = " ".join(f"{k} {''.join(sorted(buckets[k]))}" for k in sorted(buckets))
+        out.append(f"    {_quoted(lang)}: {_quoted(table)},")
     out.append("}")
     return "\n".join(out) + "\n"
 

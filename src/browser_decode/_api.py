@@ -182,5 +182,6 @@ def result_from_hint(data: bytes, hint: EncodingHint) -> DecodeResult:
         score=hint.score,
         runner_up=hint.runner_up,
         detector=hint.detector,
+        binary=hint.binary,
     )
     return DecodeResult(text, provenance)

@@ -35,6 +35,8 @@ class EncodingHint:
     skip: int = 0
     score: float | None = None
     runner_up: str | None = None
+    #: detection found no text in any encoding (random bytes, binaries, images)
+    binary: bool = False
     #: the decoded text, when the stage had to decode to decide (saves a pass)
     decoded: str | None = None
     #: for ``detected``: which detector decided ("builtin", "charset-normalizer", ...)

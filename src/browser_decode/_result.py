@@ -80,6 +80,9 @@ class Provenance:
         runner_up: for ``detected``, the second-best WHATWG encoding, if any.
         detector: for ``detected``, which detector decided: ``"builtin"``,
             ``"charset-normalizer"`` or the name of your callable.
+        binary: the body is not text in any encoding (random bytes, an
+            executable, an image, compressed data): nothing was detected, the
+            text is the default encoding's reading of it (``score`` 0).
 
     Storable: :meth:`to_dict` gives plain JSON values (the enums as their
     string values) and :meth:`from_dict` rebuilds an equal object;
@@ -95,6 +98,7 @@ class Provenance:
     score: float | None = None
     runner_up: str | None = None
     detector: str | None = None
+    binary: bool = False
 
     def __post_init__(self) -> None:
         # A provenance rebuilt from stored strings gets its enums back, so that

@@ -7,12 +7,14 @@ WHATWG encodings only, in bounded time (docs/detection.md):
 
 1. a sample of at most ~64 KiB (head, middle and tail of a larger body);
 2. sound pre-filters: NUL patterns -> UTF-16LE/BE, ISO-2022-JP escape
-   sequences in 7-bit text -> ISO-2022-JP, nearly-valid UTF-8 -> UTF-8; a
-   candidate whose decoder fails on the sample drops out;
+   sequences in 7-bit text -> ISO-2022-JP, controls no text holds -> not text
+   (``binary``), nearly-valid UTF-8 -> UTF-8; a candidate whose decoder fails
+   on the sample drops out;
 3. the survivors are ranked by the log-likelihood of their decoded non-ASCII
    characters under per-language character frequencies (:mod:`._rank`,
-   :mod:`._models`),
-   plus small priors and the caller's hints.
+   :mod:`._models`), plus small priors, windows-1252's or the caller's hints'
+   lead; the score is the calibrated probability of being right
+   (:mod:`._calibration`).
 """
 
 from __future__ import annotations
@@ -20,24 +22,29 @@ from __future__ import annotations
 import codecs
 import math
 import re
-from typing import Final
+from typing import Final, NamedTuple
 
+from .._decoders import decode
 from .._get_an_encoding import ENCODINGS
 from .._hint import EncodingHint
 from .._result import Confidence, Source
+from ._calibration import calibrated, calibrated_prefilter
 from ._hints import default_encoding_of, tld_encoding
-from ._rank import rank_candidates
+from ._models import SINGLE_BYTE
+from ._rank import DEFAULT_BONUS, HINT_BONUS, _Ranked, prefer, rank_candidates
 from ._sample import (
     HEAD,
-    MAX_HIGH_BYTES,
     UTF16_HEAD,
     WHOLE,
     _end_before_boundary,
     ascii_with_iso_2022_jp_escapes,
     high_bytes,
+    looks_binary,
     nearly_utf8,
+    non_ascii_piece,
     sample,
     trim,
+    utf16_text,
     utf16_without_bom,
 )
 
@@ -109,37 +116,127 @@ def detect(
 
     *url* (a URL or a bare top-level domain) and *default_encoding* (a label)
     are optional hints, as a browser's TLD and locale are: they break ties and
-    tip close calls, never more. ``None`` when the body gives no evidence.
+    tip close calls, never more. ``None`` when the body gives no evidence. A
+    body that is not text in any encoding gets the default encoding with
+    ``binary`` set and score 0.
     """
+    return evidence(body, url=url, default_encoding=default_encoding).hint
+
+
+class Evidence(NamedTuple):
+    """What :func:`detect` decided, with the inputs of its score."""
+
+    hint: EncodingHint | None
+    #: the winner's lead over the best candidate that gives another text (nats);
+    #: ``None`` when a pre-filter decided
+    margin: float | None = None
+    #: how many bytes 0x80-0xFF were scored
+    high: int = 0
+
+
+def evidence(
+    body: bytes, *, url: str | None = None, default_encoding: str | None = None
+) -> Evidence:
+    """:func:`detect`, with the margin and amount of evidence behind its score."""
     utf16 = utf16_without_bom(body)
     if utf16 is not None:
-        name, score = utf16
-        return _hint(name, score, None)
+        return Evidence(_hint(utf16[0], calibrated_prefilter(utf16[1]), None))
     data = sample(body)
     if b"\x1b" in data and ascii_with_iso_2022_jp_escapes(data):
-        return _hint("ISO-2022-JP", 1.0, None)
+        return Evidence(_hint("ISO-2022-JP", calibrated_prefilter(1.0), None))
+    if looks_binary(data):
+        order = utf16_text(data)
+        if order is not None:
+            return Evidence(_hint(order, calibrated_prefilter(1.0), None))
+        return Evidence(_binary(body, url, default_encoding))
     high = high_bytes(data)
     if not high:
-        # Only beyond the sample: their byte values alone must decide.
-        high = high_bytes(body)[:MAX_HIGH_BYTES]
+        if len(data) == len(body):
+            return Evidence(None)
+        # Only beyond the sample: the text around the first such byte decides.
+        data = non_ascii_piece(body)
+        high = high_bytes(data)
         if not high:
-            return None
+            return Evidence(None)
+        if looks_binary(data):
+            return Evidence(_binary(body, url, default_encoding))
+    every = high
     data, high = trim(data, high)
-    share = nearly_utf8(data)
-    if share is not None:
-        return _hint("UTF-8", share, None)
+    valid = nearly_utf8(data)
+    if valid is not None:
+        return Evidence(_hint("UTF-8", calibrated_prefilter(valid), None))
 
     hinted = {
         _SAME_DECODER.get(e.name, e.name): e
         for e in (tld_encoding(url), default_encoding_of(default_encoding))
         if e is not None
     }
-    ranked = rank_candidates(data, high, hinted)
-    best, second = ranked[0], ranked[1] if len(ranked) > 1 else None
-    margin = math.inf if second is None else best.score - second.score
-    score = 1.0 / (1.0 + math.exp(-min(margin, 50.0)))
+    bonuses = dict.fromkeys(hinted, HINT_BONUS) if hinted else {"windows-1252": DEFAULT_BONUS}
+    ranked = rank_candidates(data, high, bonuses)
+    if len(every) > len(high) and _tie_beyond(ranked, high, every):
+        # The two best read the trimmed sample alike but not the rest of it:
+        # all of it decides between them, and the margin between them is nil.
+        winner, other = ranked[0], ranked[1]
+        if prefer(winner.name, other.name, every):
+            winner, other = other, winner
+        ranked = [winner._replace(score=other.score), other, *ranked[2:]]
+        high = every
+    best = ranked[0]
+    second = ranked[1] if len(ranked) > 1 else None
     name = hinted[best.name].name if best.name in hinted else best.name
-    return _hint(name, score, second.name if second is not None and second.name else None)
+    margin = _margin(ranked, high)
+    hint = _hint(
+        name,
+        calibrated(margin),
+        second.name if second is not None and second.name else None,
+    )
+    return Evidence(hint, margin, len(high))
+
+
+def _tie_beyond(ranked: list[_Ranked], high: bytes, every: bytes) -> bool:
+    """Whether the two best candidates decode *high* alike but not *every*."""
+    if len(ranked) < 2:
+        return False
+    a, b = ranked[0].name, ranked[1].name
+    if a not in SINGLE_BYTE or b not in SINGLE_BYTE:
+        return False
+    present = bytes(sorted(set(high)))
+    if decode(a, present) != decode(b, present):
+        return False
+    present = bytes(sorted(set(every)))
+    return decode(a, present) != decode(b, present)
+
+
+def _margin(ranked: list[_Ranked], high: bytes) -> float:
+    """The lead of the best candidate over the best one that gives another text.
+
+    Candidates that decode the sample's bytes 0x80-0xFF exactly as the winner
+    does give the same text: their scores say nothing about being right. A
+    stand-in (the upper bound of candidates not scored exactly) always counts.
+    """
+    best = ranked[0]
+    present = bytes(sorted(set(high)))
+    text = None
+    for other in ranked[1:]:
+        if other.exact and other.name in SINGLE_BYTE and best.name in SINGLE_BYTE:
+            if text is None:
+                text = decode(best.name, present)
+            if decode(other.name, present) == text:
+                continue
+        return best.score - other.score
+    return math.inf
+
+
+def _binary(body: bytes, url: str | None, default_encoding: str | None) -> EncodingHint:
+    fallback = default(body, url=url, default_encoding=default_encoding)
+    return EncodingHint(
+        fallback.encoding,
+        Source.DEFAULT,
+        Confidence.TENTATIVE,
+        label=fallback.label,
+        score=0.0,
+        binary=True,
+    )
 
 
 def _hint(name: str, score: float, runner_up: str | None) -> EncodingHint:

@@ -23,7 +23,6 @@ from functools import cache
 from typing import Final
 
 from .._decoders import decode
-from ._frequencies import BUCKETS_PER_NAT, LETTERS
 
 #: log-likelihoods (natural log) of what the letter tables do not cover
 COMMON_PUNCTUATION: Final = -6.5
@@ -46,69 +45,74 @@ SCRIPT_SWITCH: Final = -2.0
 #: A non-ASCII symbol or punctuation mark between two letters, as in "f˙r":
 #: apostrophes and the like excepted.
 SYMBOL_IN_WORD: Final = -8.0
-_INSIDE_WORDS: Final = frozenset("’‘·\u00ad")
+_INSIDE_WORDS: Final = frozenset("’·\u00ad")
 #: A letter of a non-Latin script written against an ASCII letter, as in a word
 #: mixing scripts: rare in real text, the rule when a Latin text's accented
 #: letters are read in a Cyrillic, Greek, Hebrew, ... encoding.
 MIXED_SCRIPT: Final = -6.0
 
-_COMMON_PUNCTUATION: Final = frozenset("\u00a0\u00ad«»‘’‚‛“”„‟‹›–—―…•·†‡‰′″€£¥¢©®™°±×÷§№¹²³¼½¾¿¡")
+#: Punctuation and the symbols of everyday text. Not the rarer symbols that a
+#: wrong single-byte decoder makes of letters (½ ¼ ¾ † ‡ ‰ ™ № ¤ ¦ ¨ ´ ¸ ¬ ¯):
+#: those score as symbols.
+_COMMON_PUNCTUATION: Final = frozenset("\u00a0\u00ad«»‘’‚‛“”„‟‹›–—―…•·′″€£¥¢©®°±×÷§²³¿¡")
 _CJK_PUNCTUATION: Final = frozenset(
     "\u3000、。〃〈〉《》「」『』【】〔〕〜・ー…‥‘’“”※○●◎◇◆□■△▲▽▼☆★→←↑↓＝"
     + "".join(chr(c) for c in range(0xFF01, 0xFF5F))  # fullwidth ASCII forms
 )
 _CJK_LANGUAGES: Final = frozenset({"ja", "ko", "zh-Hans", "zh-Hant"})
 
-_WESTERN: Final = (
-    "en",
-    "fr",
-    "de",
-    "es",
-    "it",
-    "pt",
-    "nl",
-    "sv",
-    "da",
-    "nb",
-    "fi",
-    "ca",
-    "is",
-    "et",
-)
+_WESTERN: Final = ("en", "fr", "de", "es", "it", "pt", "nl", "sv", "da", "nb", "fi", "ca")
+#: More languages of Latin-1's repertoire (windows-1252 and ISO-8859-15 hold them all).
+_LATIN1_MORE: Final = ("nn", "is", "fo", "gl", "eu", "ga", "gd", "br", "oc", "ast", "af", "sq")
+#: Celtic languages: Latin-1 covers Irish, Breton and Scottish Gaelic, and Welsh but
+#: for w/y with circumflex, which ISO-8859-14 adds.
+_CELTIC: Final = ("cy", "ga", "br", "gd")
+_NORDIC: Final = ("is", "fo", "da", "nb", "nn", "sv", "fi")
+#: "sh" (wordfreq's Serbo-Croatian, Latin script) stands for Croatian, Bosnian and
+#: Serbian in the Latin script.
 _CENTRAL: Final = ("cs", "sk", "pl", "hu", "sl", "sh", "ro")
-_CYRILLIC: Final = ("ru", "uk", "bg", "mk")
-#: Languages written in the Latin script: their non-ASCII letters sit between ASCII letters.
-LATIN: Final = frozenset((*_WESTERN, *_CENTRAL, "lt", "lv", "tr", "vi"))
+_CYRILLIC: Final = ("ru", "uk", "bg", "be", "sr", "mk")
 _BALTIC: Final = ("lt", "lv", "et")
+#: Languages written in the Latin script: their non-ASCII letters sit between ASCII letters.
+_OTHER_LATIN: Final = ("tr", "ku", "vi", "mt", "eo", "se")
+LATIN: Final = frozenset(
+    (*_WESTERN, *_LATIN1_MORE, *_CELTIC, *_NORDIC, *_CENTRAL, *_BALTIC, *_OTHER_LATIN)
+)
 
-#: Single-byte candidates -> the languages they were made for. Encodings that
-#: nobody detects from content (ISO-8859-3, -10, -14, x-user-defined) are left
-#: to the caller's hint; ISO-8859-8-I decodes exactly as ISO-8859-8.
+#: Single-byte candidates -> the languages written in them on the web: the
+#: languages each encoding was made for (ISO/IEC 8859 parts 1-16, Microsoft's
+#: code pages 874 and 1250-1258, Mac OS Roman and Cyrillic, KOI8-R (RFC 1489),
+#: KOI8-U (RFC 2319), IBM code page 866), restricted to those whose letters it
+#: holds. The table and its sources are in docs/detection.md. x-user-defined is
+#: never a page's encoding; ISO-8859-8-I decodes exactly as ISO-8859-8.
 SINGLE_BYTE: Final[dict[str, tuple[str, ...]]] = {
-    "windows-1252": _WESTERN,
+    "windows-1252": (*_WESTERN, *_LATIN1_MORE, "et"),
     "windows-1251": _CYRILLIC,
-    "windows-1250": _CENTRAL,
+    "windows-1250": (*_CENTRAL, "sq"),
     "windows-1253": ("el",),
-    "windows-1254": ("tr",),
-    "windows-1255": ("he",),
+    "windows-1254": ("tr", "ku"),
+    "windows-1255": ("he", "yi"),
     "windows-1256": ("ar", "fa", "ur"),
     "windows-1257": _BALTIC,
     "windows-1258": ("vi",),
     "windows-874": ("th",),
     "ISO-8859-2": _CENTRAL,
-    "ISO-8859-15": _WESTERN,
-    "ISO-8859-5": _CYRILLIC,
-    "KOI8-R": ("ru", "bg", "mk"),
-    "KOI8-U": ("uk", "ru"),
-    "IBM866": ("ru", "uk", "bg"),
+    "ISO-8859-15": (*_WESTERN, "et", "eu", "gl"),
+    "ISO-8859-5": ("ru", "bg", "sr", "mk"),
+    "KOI8-R": ("ru", "bg"),
+    "KOI8-U": ("uk", "ru", "be"),
+    "IBM866": ("ru", "bg"),
     "x-mac-cyrillic": _CYRILLIC,
     "ISO-8859-7": ("el",),
     "ISO-8859-6": ("ar",),
     "ISO-8859-8": ("he",),
-    "ISO-8859-13": _BALTIC,
+    "ISO-8859-13": (*_BALTIC, "pl", "sl"),
     "ISO-8859-4": _BALTIC,
-    "ISO-8859-16": ("ro", "pl", "hu", "sl", "sh"),
-    "macintosh": _WESTERN,
+    "ISO-8859-16": ("ro", "pl", "hu", "sh", "sl"),
+    "macintosh": (*_WESTERN, "is"),
+    "ISO-8859-3": ("tr", "mt", "eo"),
+    "ISO-8859-10": ("is", "fo", "da", "nb", "sv", "fi", "se"),
+    "ISO-8859-14": _CELTIC,
 }
 
 #: Multi-byte candidates -> (Python codec used as a strict filter, languages).
@@ -136,14 +140,27 @@ PRIORS: Final[dict[str, float]] = {
     "IBM866": -1.0,
     "x-mac-cyrillic": -1.0,
     "macintosh": -2.0,
+    "ISO-8859-3": -1.5,
+    "ISO-8859-10": -2.0,
+    "ISO-8859-14": -1.5,
 }
 
 
 @cache
 def letter_weights(language: str) -> dict[str, float]:
-    """Character -> log share for the letters of *language* (from the tables)."""
+    """Character -> log share for the letters of *language* (from the tables).
+
+    The tables are imported on first use: ``import browser_decode`` does not pay
+    for them.
+    """
+    from . import _frequencies
+
+    fields = _frequencies.LETTERS[language].split(" ")
+    per_nat = _frequencies.BUCKETS_PER_NAT
     return {
-        char: -bucket / BUCKETS_PER_NAT for bucket, chars in LETTERS[language] for char in chars
+        char: -int(bucket) / per_nat
+        for bucket, chars in zip(fields[0::2], fields[1::2], strict=True)
+        for char in chars
     }
 
 
@@ -167,17 +184,25 @@ def _fold(char: str) -> str:
 
 
 @cache
+def _high_half(encoding: str) -> tuple[tuple[str, ...], tuple[float, ...], tuple[float, ...]]:
+    """The bytes 0x80-0xFF of *encoding*: their case-folded characters, the floors
+    of those (outside CJK languages) and their case penalties."""
+    chars = decode(encoding, bytes(range(0x80, 0x100)))
+    folded = tuple(map(_fold, chars))
+    floors = tuple(floor_weight(f, "") for f in folded)
+    cases = tuple(UPPERCASE if f != c else 0.0 for f, c in zip(folded, chars, strict=True))
+    return folded, floors, cases
+
+
+@cache
 def byte_weights(encoding: str, language: str) -> tuple[float, ...]:
     """Weights of bytes 0x80..0xFF decoded by *encoding*, under *language*."""
     letters = letter_weights(language)
-    weights = []
-    for char in decode(encoding, bytes(range(0x80, 0x100))):
-        folded = _fold(char)
-        weight = letters.get(folded)
-        if weight is None:
-            weight = floor_weight(folded, language)
-        weights.append(weight + UPPERCASE if folded != char else weight)
-    return tuple(weights)
+    folded, floors, cases = _high_half(encoding)
+    if language in _CJK_LANGUAGES:
+        floors = tuple(floor_weight(f, language) for f in folded)
+    get = letters.get
+    return tuple(map(float.__add__, map(get, folded, floors), cases))
 
 
 @cache
@@ -279,6 +304,38 @@ def all_best_byte_weights() -> tuple[float, ...]:
     """Each byte's best weight in any single-byte candidate and language: one bound for all."""
     tables = [best_byte_weights(name) for name in SINGLE_BYTE]
     return tuple(max(weights) for weights in zip(*tables, strict=True))
+
+
+#: The script of each language that is not written in the Latin script.
+_SCRIPTS: Final = {
+    **dict.fromkeys(_CYRILLIC, "Cyrillic"),
+    "el": "Greek",
+    **dict.fromkeys(("he", "yi"), "Hebrew"),
+    **dict.fromkeys(("ar", "fa", "ur"), "Arabic"),
+    "th": "Thai",
+}
+#: Single-byte candidate -> its place in :data:`SINGLE_BYTE` (ties go to the first).
+RANKS: Final = {name: rank for rank, name in enumerate(SINGLE_BYTE)}
+
+
+@cache
+def script_groups() -> tuple[tuple[tuple[float, ...], tuple[str, ...], tuple[str, ...]], ...]:
+    """The single-byte candidates by script: (each byte's best weight in any of them,
+    their languages, the candidates), so that a script the bytes do not fit is ruled
+    out with one bound."""
+    groups: dict[str, list[str]] = {}
+    for name, languages in SINGLE_BYTE.items():
+        groups.setdefault(_SCRIPTS.get(languages[0], "Latin"), []).append(name)
+    return tuple(
+        (
+            tuple(map(max, *(best_byte_weights(name) for name in members)))
+            if len(members) > 1
+            else best_byte_weights(members[0]),
+            tuple(sorted({language for name in members for language in SINGLE_BYTE[name]})),
+            tuple(members),
+        )
+        for members in groups.values()
+    )
 
 
 @cache

@@ -17,13 +17,13 @@ from collections.abc import Callable, Iterable, Sequence
 from operator import itemgetter, mul
 from typing import Final, NamedTuple
 
-from .._get_an_encoding import Encoding
 from ._models import (
     CASE_SWITCH,
     LATIN_LANGUAGES,
     MIXED_SCRIPT,
     MULTI_BYTE,
     PRIORS,
+    RANKS,
     SCRIPT_SWITCH,
     SINGLE_BYTE,
     STRAY_MARK,
@@ -36,12 +36,21 @@ from ._models import (
     char_scorer,
     context_classes,
     max_single_byte_prior,
+    script_groups,
 )
 from ._sample import contexts, words_around
 
 #: Log-prior bonus (nats) of an encoding the caller's hints point at: enough to
 #: win a tie or a near-tie, far less than the evidence of a few characters.
 HINT_BONUS: Final = 3.0
+#: Log-prior bonus of windows-1252 when there is no hint: what a browser shows
+#: when the bytes do not clearly say otherwise.
+DEFAULT_BONUS: Final = 2.0
+#: A character of a multi-byte reading squeezed between two ASCII letters
+#: ("Gr晧e"): the mark of two Latin letters read as one CJK character.
+MULTI_BYTE_IN_WORD: Final = -8.0
+#: (In the bytes: an ASCII letter, a lead byte, a trail byte, an ASCII letter.)
+_IN_WORD: Final = re.compile(rb"[A-Za-z][\x81-\xfe][\x40-\xfe](?=[A-Za-z])")
 #: A multi-byte candidate whose decoder fails on more than this share of the
 #: sample's non-ASCII bytes (plus two, for a cut sequence) drops out.
 MAX_ERROR_SHARE: Final = 0.01
@@ -54,6 +63,8 @@ _ASCII_RUNS: Final = re.compile("[\x00-\x7f]+")
 _ASCII_CASES: Final = bytes(
     ord("l") if 0x61 <= b <= 0x7A else ord("u") if 0x41 <= b <= 0x5A else 0x20 for b in range(256)
 )
+#: So few non-ASCII bytes that multi-byte candidates are tried whatever their pattern.
+_FEW: Final = 24
 #: Enough non-ASCII bytes to decide without the ASCII letters, when they are dense.
 _MANY: Final = 256
 #: An ASCII letter: its class tells a Latin encoding's table from another script's.
@@ -70,6 +81,8 @@ class _Ranked(NamedTuple):
     score: float
     rank: int
     name: str
+    #: ``False`` for a stand-in: an upper bound of candidates not scored exactly
+    exact: bool = True
 
 
 def _histogram(values: bytes) -> tuple[list[int], Callable[[Sequence[float]], Iterable[float]]]:
@@ -83,8 +96,10 @@ def _histogram(values: bytes) -> tuple[list[int], Callable[[Sequence[float]], It
     return counts, itemgetter(*offsets) if offsets else (lambda weights: ())
 
 
-def rank_candidates(data: bytes, high: bytes, hinted: dict[str, Encoding]) -> list[_Ranked]:
+def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list[_Ranked]:
     """The candidates, best first, scored exactly down to the first that cannot win.
+
+    *bonuses*: log-prior bonuses of the encodings the hints (or the default) name.
 
     Single-byte candidates that cannot beat the best are left out but one,
     whose score is then its upper bound.
@@ -116,11 +131,13 @@ def rank_candidates(data: bytes, high: bytes, hinted: dict[str, Encoding]) -> li
     best_ascii: dict[tuple[str, ...], float] = {}
 
     ranked: list[_Ranked] = []
-    # Every character of GBK, Big5, EUC-KR and EUC-JP is two bytes 0x80-0xFF (most
-    # of Shift_JIS's too): text whose non-ASCII bytes stand alone is none of them.
+    # Every character of EUC-KR and EUC-JP is two bytes 0x80-0xFF, and most of
+    # GBK's, Big5's and Shift_JIS's: long text whose non-ASCII bytes stand alone is
+    # none of them (a few characters may all have an ASCII trail byte).
     pairs = data.translate(_HIGH_PAIRS)
-    if pairs.count(b"hh") * 8 >= len(high):
+    if len(high) <= _FEW or pairs.count(b"hh") * 8 >= len(high):
         limit = 2 + int(MAX_ERROR_SHARE * len(high))
+        in_word = len(_IN_WORD.findall(around)) * scale * MULTI_BYTE_IN_WORD
         first = pairs.find(b"h")
         probe = data[first : first + _PROBE]
         for rank, (name, (codec, languages)) in enumerate(MULTI_BYTE.items(), len(SINGLE_BYTE)):
@@ -134,7 +151,8 @@ def rank_candidates(data: bytes, high: bytes, hinted: dict[str, Encoding]) -> li
             chars = _ASCII_RUNS.sub("", text)
             best = max(char_scorer(language).score(chars) for language in languages)
             best += ascii_score(languages[0])
-            ranked.append(_Ranked(best + _prior(name, hinted), rank, name))
+            best += in_word
+            ranked.append(_Ranked(best + _prior(name, bonuses), rank, name))
     # Single-byte candidates, by an upper bound of their score (each byte's best
     # weight in any of the encoding's languages; context penalties are never
     # positive): those whose bound is below the best so far are skipped.
@@ -144,34 +162,66 @@ def rank_candidates(data: bytes, high: bytes, hinted: dict[str, Encoding]) -> li
         # encoding usually settles it without scoring them one by one.
         bound_all = sum(map(mul, counts, weights_of(all_best_byte_weights())))
         bound_all += sum(map(mul, ascii_counts, best_ascii_weights(LATIN_LANGUAGES)))
-        bound_all += max_single_byte_prior() + (HINT_BONUS if hinted else 0.0)
+        bound_all += max_single_byte_prior() + max(bonuses.values(), default=0.0)
         if bound_all < max(r.score for r in ranked):
             # unnamed stand-in for them all, so the confidence is never overstated
-            ranked.append(_Ranked(bound_all, len(SINGLE_BYTE) + len(MULTI_BYTE), ""))
+            ranked.append(_Ranked(bound_all, len(SINGLE_BYTE) + len(MULTI_BYTE), "", exact=False))
             ranked.sort(key=lambda r: (-r.score, r.rank))
             return ranked
-    bounds: list[_Ranked] = []
     present = _ASCII_CLASS_PROBE + bytes(sorted(set(high)))
     penalties: dict[bytes, float] = {}
-    for rank, name in enumerate(SINGLE_BYTE):
-        bound = sum(map(mul, counts, weights_of(best_byte_weights(name))))
-        languages = SINGLE_BYTE[name]
-        if languages not in best_ascii:  # each letter's best weight in these languages
-            best_ascii[languages] = sum(map(mul, ascii_counts, best_ascii_weights(languages)))
-        bound += best_ascii[languages]
-        bounds.append(_Ranked(bound + _prior(name, hinted), rank, name))
-    bounds.sort(key=lambda r: (-r.score, r.rank))
+    priors = _priors(bonuses)
+    any_ascii = any(ascii_counts)
+
+    def ascii_bound(languages: tuple[str, ...]) -> float:
+        found = best_ascii.get(languages)
+        if found is None:  # each letter's best weight in these languages
+            found = sum(map(mul, ascii_counts, best_ascii_weights(languages))) if any_ascii else 0
+            best_ascii[languages] = found
+        return found
+
+    def expand(members: tuple[str, ...]) -> list[_Ranked]:
+        return [
+            _Ranked(
+                sum(map(mul, counts, weights_of(best_byte_weights(name))))
+                + ascii_bound(SINGLE_BYTE[name])
+                + priors[name],
+                RANKS[name],
+                name,
+            )
+            for name in members
+        ]
+
+    # Candidates of one script share a bound first (each byte's best weight in
+    # any of them): a script the bytes do not fit is ruled out in one sum.
+    pending: list[tuple[float, int, tuple[str, ...]]] = []
+    for group_weights, languages, members in script_groups():
+        bound = sum(map(mul, counts, weights_of(group_weights))) + ascii_bound(languages)
+        bound += max(priors[name] for name in members)
+        pending.append((bound, RANKS[members[0]], members))
+    bounds: list[_Ranked] = []
     top = max((r.score for r in ranked), default=-math.inf)
-    for index, bound in enumerate(bounds):
+    while True:
+        best_group = max(pending, default=None)
+        if best_group is None and not bounds:
+            break
+        next_bound = bounds[0].score if bounds else -math.inf
+        group_bound = best_group[0] if best_group is not None else -math.inf
+        if group_bound > next_bound and best_group is not None:
+            # (also below the best so far: its best member stands in for the runner-up)
+            pending.remove(best_group)
+            bounds = sorted([*bounds, *expand(best_group[2])], key=lambda r: (-r.score, r.rank))
+            continue
+        bound = bounds.pop(0)
         if bound.score < top:
             # Not evaluated: stand in for the runner-up by their bound, so the
             # confidence is never overstated.
-            ranked.append(bounds[index])
+            ranked.append(bound._replace(exact=False))
             break
         name = bound.name
         # the languages by their ASCII score: stop when even the best non-ASCII
         # weights could not lift the next one above the best so far
-        ceiling = bound.score - _prior(name, hinted) - best_ascii[SINGLE_BYTE[name]]
+        ceiling = bound.score - priors[name] - best_ascii[SINGLE_BYTE[name]]
         best = -math.inf
         for language in sorted(SINGLE_BYTE[name], key=ascii_score, reverse=True):
             if ascii_score(language) + ceiling < best:
@@ -184,7 +234,7 @@ def rank_candidates(data: bytes, high: bytes, hinted: dict[str, Encoding]) -> li
             if window is None:
                 window = _window(around, scale, len(high))
             penalties[key] = _context(name, *window)
-        score = best + _prior(name, hinted) + penalties[key]
+        score = best + priors[name] + penalties[key]
         ranked.append(bound._replace(score=score))
         top = max(top, score)
     ranked.sort(key=lambda r: (-r.score, r.rank))
@@ -290,5 +340,34 @@ def _decode_with_few_errors(data: bytes, codec: str, limit: int) -> str | None:
     return text if text.count("\ufffd") <= limit else None
 
 
-def _prior(name: str, hinted: dict[str, Encoding]) -> float:
-    return PRIORS.get(name, 0.0) + (HINT_BONUS if name in hinted else 0.0)
+def prefer(first: str, second: str, high: bytes) -> bool:
+    """Whether single-byte *second* explains the bytes 0x80-0xFF *high* better than *first*
+    (each under its best language, without context): for two candidates tied on a trimmed
+    sample, the rest of the sample decides."""
+    counts, weights_of = _histogram(high)
+
+    def best(name: str) -> float:
+        return PRIORS.get(name, 0.0) + max(
+            float(sum(map(mul, counts, weights_of(byte_weights(name, language)))))
+            for language in SINGLE_BYTE[name]
+        )
+
+    return best(second) > best(first)
+
+
+_PRIORS_CACHE: dict[tuple[tuple[str, float], ...], dict[str, float]] = {}
+
+
+def _priors(bonuses: dict[str, float]) -> dict[str, float]:
+    """Every single-byte candidate's prior with *bonuses* (a few distinct ones: cached)."""
+    key = tuple(sorted(bonuses.items()))
+    found = _PRIORS_CACHE.get(key)
+    if found is None:
+        found = {name: _prior(name, bonuses) for name in SINGLE_BYTE}
+        if len(_PRIORS_CACHE) < 256:
+            _PRIORS_CACHE[key] = found
+    return found
+
+
+def _prior(name: str, bonuses: dict[str, float]) -> float:
+    return PRIORS.get(name, 0.0) + bonuses.get(name, 0.0)

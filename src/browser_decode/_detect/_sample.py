@@ -11,6 +11,7 @@ WHATWG encoding (those bytes are 0x30-0x39 in gb18030's four-byte sequences,
 from __future__ import annotations
 
 import re
+import unicodedata
 from itertools import compress, count, islice
 from operator import not_
 from typing import Final
@@ -20,17 +21,30 @@ HEAD: Final = 32 * 1024
 PIECE: Final = 12 * 1024
 #: UTF-16 is recognised from the first bytes alone.
 UTF16_HEAD: Final = 4096
+#: When the sample is all ASCII, the body is searched for non-ASCII text up to
+#: this offset (in pieces of :data:`WHOLE` bytes), never further.
+SCAN_LIMIT: Final = 1024 * 1024
 #: Enough non-ASCII bytes for statistics; more only costs time.
-MAX_HIGH_BYTES: Final = 1024
+MAX_HIGH_BYTES: Final = 512
 MAX_CONTEXTS: Final = 128
 _WORDS_HEAD: Final = 8 * 1024
 _STEP: Final = 1024
 
 _ASCII: Final = bytes(range(0x80))
+_HIGH: Final = re.compile(rb"[\x80-\xff]")
+#: Bytes that no multi-byte character continues with: the place before one is a
+#: character boundary in every ASCII-compatible WHATWG encoding.
+_SAFE_CUT: Final = re.compile(rb"[\x00-\x2f]")
+
+#: ``bytes.translate`` table: markup characters -> space, so that tags are not
+#: part of the words of the text ("<p>Sch\xf6ne" is the word "Sch\xf6ne").
+_MARKUP_TO_SPACE: Final = bytes(0x20 if chr(b) in '<>/="' else b for b in range(256))
 _BOUNDARIES: Final = (b"\n", b" ", b"<")
 _ISO_2022_JP_ESCAPES: Final = (b"\x1b$B", b"\x1b$@", b"\x1b(J", b"\x1b(I")
 _BAD_UTF16: Final = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ufffd]")
 _UTF8_FFFD: Final = b"\xef\xbf\xbd"
+_CJK_HIGH: Final = frozenset((*range(0x30, 0xA0), *range(0xAC, 0xD8)))
+_NOT_CJK_HIGH: Final = bytes(b for b in range(256) if b not in _CJK_HIGH)
 _UTF8_CLASSES: Final = bytes(
     ord("c") if 0x80 <= b <= 0xBF else ord("l") if 0xC2 <= b <= 0xF4 else 0x20 for b in range(256)
 )
@@ -67,6 +81,25 @@ def high_bytes(data: bytes) -> bytes:
     return data.translate(None, _ASCII)
 
 
+def non_ascii_piece(body: bytes) -> bytes:
+    """A piece of *body* around its first byte 0x80-0xFF, if that lies before :data:`SCAN_LIMIT`.
+
+    For a body whose sample is all ASCII: :data:`WHOLE` bytes from :data:`HEAD`
+    bytes before that byte, cut at boundaries, so that the text it belongs to is
+    scored with its context. Empty when the first :data:`SCAN_LIMIT` bytes are ASCII.
+    """
+    found = _HIGH.search(body, 0, SCAN_LIMIT)
+    if found is None:
+        return b""
+    start = max(found.start() - HEAD, 0)
+    end = min(start + WHOLE, len(body))
+    if start:
+        start = _start_after_boundary(body, start, found.start())
+    if end < len(body):
+        end = max(_end_before_boundary(body, found.start() + 1, end), found.start() + 1)
+    return body[start:end]
+
+
 def trim(data: bytes, high: bytes) -> tuple[bytes, bytes]:
     """*data* and its *high* bytes, cut (at a boundary) after about :data:`MAX_HIGH_BYTES`."""
     if len(high) <= MAX_HIGH_BYTES * 5 // 4:
@@ -75,8 +108,14 @@ def trim(data: bytes, high: bytes) -> tuple[bytes, bytes]:
     for end in range(_STEP, len(data), _STEP):
         seen += len(data[end - _STEP : end].translate(None, _ASCII))
         if seen >= MAX_HIGH_BYTES:
-            data = data[: _end_before_boundary(data, end - _STEP, end)]
-            return data, data.translate(None, _ASCII)
+            cut = data[: _end_before_boundary(data, end - _STEP, end)]
+            kept = cut.translate(None, _ASCII)
+            if len(kept) < MAX_HIGH_BYTES // 2:
+                # text without spaces (CJK): cut at the next boundary instead
+                after = _SAFE_CUT.search(data, end)
+                cut = data[: after.start()] if after else data
+                kept = cut.translate(None, _ASCII)
+            return cut, kept
     return data, high
 
 
@@ -86,9 +125,10 @@ def words_around(data: bytes) -> bytes:
     At most :data:`MAX_CONTEXTS` of them, each as ``previous word, word, next
     word``, joined by spaces: the text where the candidates disagree, without
     the markup far from it (which says nothing about the language of the text).
+    Words are separated by whitespace and markup characters (``<>/="``).
     """
     for chunk in (data[:_WORDS_HEAD], data):
-        words = chunk.split()
+        words = chunk.translate(_MARKUP_TO_SPACE).split()
         picked = list(islice(compress(count(), map(not_, map(bytes.isascii, words))), MAX_CONTEXTS))
         if len(picked) >= MAX_CONTEXTS // 4 or len(chunk) == len(data):
             break
@@ -114,26 +154,87 @@ def utf16_without_bom(body: bytes) -> tuple[str, float] | None:
     In UTF-16 every ASCII character (markup, spaces, digits, punctuation; most
     letters of Latin text) has a NUL high byte, and almost no character a NUL
     low byte: NULs at odd offsets only mean little-endian, at even offsets only
-    big-endian. The first :data:`UTF16_HEAD` bytes must then decode without
-    errors or controls. (UTF-16 without any ASCII is left to the other rules.)
+    big-endian. CJK and Hangul units of the form U+xx00 (U+4E00 "一") have a
+    NUL low byte: those NULs count for the order in which their other byte is
+    an ideograph's or a syllable's. When both orders fit, the one whose reading
+    of the first :data:`UTF16_HEAD` bytes holds fewer controls, unassigned or
+    private-use code points wins; it must hold almost none.
+    (UTF-16 without any NUL is left to the other rules.)
     """
     head = body[:UTF16_HEAD]
     if len(head) < 4 or b"\x00" not in head:
         return None
     head = head[: len(head) // 2 * 2]
     units = len(head) // 2
-    even, odd = head[0::2].count(0), head[1::2].count(0)
-    if odd >= 0.05 * units and even <= 0.1 * odd:
-        name, codec = "UTF-16LE", "utf-16-le"
-    elif even >= 0.05 * units and odd <= 0.1 * even:
-        name, codec = "UTF-16BE", "utf-16-be"
-    else:
+    evens, odds = head[0::2], head[1::2]
+    even, odd = evens.count(0), odds.count(0)
+    found = []
+    for name, codec, ascii_nuls, other, lows, highs in (
+        ("UTF-16LE", "utf-16-le", odd, even, evens, odds),
+        ("UTF-16BE", "utf-16-be", even, odd, odds, evens),
+    ):
+        cjk = _cjk_nuls(lows, highs, other)
+        fits, against = ascii_nuls + cjk, other - cjk
+        if fits >= 0.05 * units and against <= 0.1 * fits:
+            text = head.decode(codec, "replace")
+            found.append((_bad_units(text), name, text))
+    if not found:
         return None
-    text = head.decode(codec, "replace")
-    bad = len(_BAD_UTF16.findall(text))
+    bad, name, text = min(found)
     if bad > 1 + len(text) / 50:
         return None
     return name, 1.0 - bad / len(text)
+
+
+def _bad_units(text: str) -> int:
+    """Controls, U+FFFD, unassigned, private-use and surrogate code points in *text*."""
+    bad = len(_BAD_UTF16.findall(text))
+    odd = [c for c in set(text) if unicodedata.category(c) in ("Cn", "Co", "Cs")]
+    return bad + sum(map(text.count, odd))
+
+
+#: What UTF-16 text decodes to: letters, marks, digits, punctuation and spaces.
+_UTF16_TEXT: Final = re.compile(
+    r"[\w\s\u3000-\u303f\uff01-\uff65!-/:-@\[-`{-~\u00a0-\u00bf\u2010-\u206f]"
+)
+_PRIVATE_OR_UNASSIGNED: Final = frozenset(("Co", "Cn", "Cs", "Cc"))
+
+
+def utf16_text(data: bytes) -> str | None:
+    """``"UTF-16LE"`` or ``"UTF-16BE"`` when *data* (holding bytes that no 8-bit
+    text holds) reads as text in it: at least 16 code units, every one of them
+    a letter, mark, digit, punctuation or space, as BOM-less UTF-16 text without
+    ASCII (CJK, Cyrillic, ...) does and random or binary bytes do not."""
+    head = data[: UTF16_HEAD - UTF16_HEAD % 2]
+    head = head[: len(head) // 2 * 2]
+    if len(head) < 32:
+        return None
+    for name, codec in (("UTF-16LE", "utf-16-le"), ("UTF-16BE", "utf-16-be")):
+        try:
+            text = head.decode(codec)
+        except UnicodeDecodeError:
+            continue
+        if len(_UTF16_TEXT.findall(text)) == len(text) and not any(
+            unicodedata.category(char) in _PRIVATE_OR_UNASSIGNED for char in set(text)
+        ):
+            return name
+    return None
+
+
+def _cjk_nuls(lows: bytes, highs: bytes, nuls: int) -> int:
+    """How many of the *nuls* NUL low bytes belong to a CJK or Hangul code unit.
+
+    Ideographs, kana and Hangul U+3000-U+9FFF, U+AC00-U+D7FF of the form U+xx00
+    (U+3000, U+4E00 "一", U+5C00, ...) have a NUL low byte: in CJK text they are
+    common, but a minority of its units (text in the other byte order, whose
+    ASCII letters would read as U+4100-U+7A00, has nothing else), and the
+    other byte of the unit tells them from an ASCII NUL.
+    """
+    if not nuls:
+        return 0
+    found = sum(1 for low, high in zip(lows, highs, strict=False) if not low and high in _CJK_HIGH)
+    cjk = len(highs.translate(None, _NOT_CJK_HIGH))
+    return found if found * 2 <= cjk else 0
 
 
 def ascii_with_iso_2022_jp_escapes(data: bytes) -> bool:
@@ -152,12 +253,14 @@ def ascii_with_iso_2022_jp_escapes(data: bytes) -> bool:
 
 
 def nearly_utf8(data: bytes) -> float | None:
-    """The share of valid sequences when *data* is UTF-8 but for a few errors.
+    """A score when *data* is UTF-8 but for a few errors: the share of valid
+    sequences, times ``1 - 0.5 ** valid`` (one valid sequence is weak evidence).
 
     Valid multi-byte UTF-8 sequences are very unlikely in legacy text: when at
     least 20 of every 21 non-ASCII sequences are valid (and there are a few),
     the body is UTF-8 with stray bytes or a cut final character.
     """
+    data = _without_cut_character(data)
     # Each valid sequence is a lead byte 0xC2-0xF4 and one to three continuation
     # bytes 0x80-0xBF: counts far from that rule the decode out.
     classes = data.translate(_UTF8_CLASSES)
@@ -168,6 +271,40 @@ def nearly_utf8(data: bytes) -> float | None:
     errors = text.count("\ufffd") - data.count(_UTF8_FFFD)
     non_ascii = len(text) - (len(data) - len(data.translate(None, _ASCII)))
     valid = non_ascii - errors
+    if errors == 0 and valid:
+        # valid UTF-8 but for a character cut at the end; a legacy text may
+        # hold one or two valid sequences by chance ("Ã©"), hardly more
+        return 1.0 - 0.5**valid
     if valid < 4 or errors * 20 > valid:
         return None
-    return valid / (valid + errors)
+    return valid / (valid + errors) * (1.0 - 0.5**valid)
+
+
+def _without_cut_character(data: bytes) -> bytes:
+    """*data* without a UTF-8 sequence cut short at its end (a lead byte 0xC2-0xF4
+    and fewer continuation bytes 0x80-0xBF than it announces)."""
+    for back in range(1, min(4, len(data)) + 1):
+        byte = data[-back]
+        if 0x80 <= byte <= 0xBF:
+            continue
+        if 0xC2 <= byte <= 0xF4 and back < (2 if byte < 0xE0 else 3 if byte < 0xF0 else 4):
+            return data[:-back]
+        break
+    return data
+
+
+#: C0 controls that text in no encoding holds (not TAB, LF, FF, CR, ESC, nor SUB,
+#: the end-of-file mark some old text files end with).
+_CONTROLS: Final = bytes((*range(0x00, 0x09), 0x0B, *range(0x0E, 0x1A), *range(0x1C, 0x20)))
+
+
+def looks_binary(data: bytes) -> bool:
+    """Whether *data* is not text in any encoding: C0 controls (NUL, ...) that no
+    text holds, in at least 1% of its bytes (and at least 3 of them).
+
+    Random bytes, compressed data, images and executables have about 11% of
+    such bytes (29 of 256 values) or far more (NUL padding). Text in any
+    ASCII-compatible WHATWG encoding has none; UTF-16 is recognised before.
+    """
+    controls = len(data) - len(data.translate(None, _CONTROLS))
+    return controls >= 3 and controls * 100 >= len(data)
