@@ -159,9 +159,13 @@ def judges(with_peers: bool) -> dict[str, Judge]:
 
 
 def chromium_answers(samples: list[Sample]) -> dict[str, Answer] | None:
-    """Live Chromium on the short pages, or ``None`` when no browser is installed."""
+    """Live Chromium on the short pages, or ``None`` when no browser is installed.
+
+    A page the browser does not finish loading in 20 s is tried once more in a
+    fresh browser; if that fails too it counts as wrong (``encoding`` None).
+    """
     sys.path.insert(0, str(ROOT))
-    from tests._chromium import Browser, PageServer, find_chromium
+    from tests._chromium import Browser, BrowserError, PageServer, find_chromium
 
     executable = find_chromium()
     if executable is None:
@@ -169,19 +173,32 @@ def chromium_answers(samples: list[Sample]) -> dict[str, Answer] | None:
         return None
     answers = {}
     server = PageServer()
-    browser = Browser(executable)
+    browser = Browser(executable, timeout=20)
+    failed = 0
     try:
         for number, sample in enumerate(samples):
             if sample.size not in PAGES:
                 continue
             url = server.add(f"/p{number}", sample.body, "text/html")
-            browser.load(url)
-            value = browser.evaluate("[document.characterSet, document.body.textContent]")
             expected = sample.truth.removeprefix(PAGE_HEAD).removesuffix(PAGE_TAIL)
-            answers[sample.file] = Answer(value[1] == expected, value[0])
+            for attempt in range(2):
+                try:
+                    browser.load(url)
+                    value = browser.evaluate("[document.characterSet, document.body.textContent]")
+                except BrowserError:
+                    browser.close()
+                    browser = Browser(executable, timeout=20)
+                    if attempt:
+                        failed += 1
+                        answers[sample.file] = Answer(False, None)
+                    continue
+                answers[sample.file] = Answer(value[1] == expected, value[0])
+                break
     finally:
         browser.close()
         server.close()
+    if failed:
+        print(f"chromium: {failed} pages did not load (counted as wrong)")
     return answers
 
 
