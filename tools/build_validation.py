@@ -198,7 +198,7 @@ def _catalog(path: Path) -> dict[object, str] | None:
     try:
         with open(path, "rb") as f:
             catalog = gettext.GNUTranslations(f)
-    except (OSError, ValueError, UnicodeDecodeError, KeyError):
+    except (OSError, ValueError, IndexError, KeyError):
         return None
     return catalog._catalog  # type: ignore[attr-defined,no-any-return]
 
