@@ -78,6 +78,7 @@ from __future__ import annotations
 import argparse
 import bisect
 import gettext
+import itertools
 import json
 import random
 import re
@@ -316,15 +317,20 @@ class Encoder:
         return text
 
     def _compose_1258(self, char: str) -> str:
-        assert self._table is not None
-        if ord(char) < 0x80 or ord(char) in self._table:
+        """*char* as windows-1258 writes it: a precomposed letter of the encoding
+        plus the combining marks it lacks ("ệ" is "ê" + U+0323)."""
+        table = self._table
+        assert table is not None
+        if ord(char) < 0x80 or ord(char) in table:
             return char
         decomposed = unicodedata.normalize("NFD", char)
-        for cut in range(len(decomposed), 0, -1):
-            base = unicodedata.normalize("NFC", decomposed[:cut])
-            rest = decomposed[cut:]
-            if all(ord(c) < 0x80 or ord(c) in self._table for c in base + rest):
-                return base + rest
+        base, marks = decomposed[0], decomposed[1:]
+        for size in range(len(marks), -1, -1):
+            for kept in itertools.combinations(range(len(marks)), size):
+                letter = unicodedata.normalize("NFC", base + "".join(marks[i] for i in kept))
+                rest = "".join(mark for i, mark in enumerate(marks) if i not in kept)
+                if all(ord(c) < 0x80 or ord(c) in table for c in letter + rest):
+                    return letter + rest
         return char
 
     def encode(self, text: str) -> bytes | None:
@@ -463,7 +469,8 @@ def samples_for_pair(
     for size, chars in PAGE_SIZES.items():
         for _ in range(per + 1):
             for _attempt in range(20):
-                start, end = window(pool, rng, chars)
+                start, _ = window(pool, rng, chars)
+                end = start + chars
                 text = re.sub("[&<>]", " ", pool.text[start:end])
                 if len(text) < chars or text.isascii():
                     continue
