@@ -43,9 +43,10 @@ Samples, for every pair of :data:`TABLE` with enough text in the split:
   that minimal page (``kind`` ``html``; ``&<>`` dropped from the stretch), as in
   issue 13's short-page test (not for UTF-16).
 
-Every sample holds at least one non-ASCII character (a window is placed around
-a random non-ASCII character of the joined messages): pure ASCII needs no
-detection. Text is joined from whole messages (newlines as spaces), in a seeded
+Messages that are themselves mojibake (UTF-8 read as Latin-1 in the catalog,
+"Â«%sÂ»") are left out. Every sample holds at least one non-ASCII character (a
+window is placed around a random non-ASCII character of the joined messages):
+pure ASCII needs no detection. Text is joined from whole messages (newlines as spaces), in a seeded
 random order. Characters an encoding cannot represent are never dropped: a
 message that does not survive ``encode`` followed by browser_decode's WHATWG
 decoder unchanged is left out of that pair's pool (e.g. Welsh "ŵ" for
@@ -188,9 +189,23 @@ class Unit:
         return sum(len(m) for m in self.messages)
 
 
+def _mojibake(text: str) -> bool:
+    """Whether *text* is UTF-8 that was read as Latin-1 or windows-1252 ("Â«%sÂ»"):
+    a few translations carry such mojibake, which is not a correct text."""
+    for codec in ("latin-1", "cp1252"):
+        try:
+            data = text.encode(codec)
+            data.decode("utf-8")
+        except UnicodeError:
+            continue
+        if not data.isascii():
+            return True
+    return False
+
+
 def clean(message: str) -> str | None:
     text = _SPACES.sub(" ", message).strip()
-    if len(text) < 8 or _CONTROL.search(text):
+    if len(text) < 8 or _CONTROL.search(text) or _mojibake(text):
         return None
     return text
 

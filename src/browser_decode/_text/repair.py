@@ -178,6 +178,10 @@ _RUN: Final = re.compile("[^\x00-\x7f]{3,}")
 _SYMBOL_IN_WORD: Final = re.compile(
     "(?<=[^\\W\\d_])[\xa1-\xa9\xab-\xb4\xb6\xb8\xb9\xbb-\xbf\xd7\xf7](?=[^\\W\\d_])"
 )
+# A letter of a non-Latin alphabet touching an ASCII letter.
+_MIXED_WORD: Final = re.compile(
+    "[A-Za-z](?=[^\\W\\d_\\x00-\\u024f])|(?<=[^\\W\\d_\\x00-\\u024f])[A-Za-z]"
+)
 # A reading whose mess ratio (charset-normalizer's) is higher than the input's
 # by more than this is never taken.
 _MESS_TOLERANCE: Final = 0.02
@@ -287,6 +291,12 @@ def _plausible(text: str) -> bool:
             scripts.add(_SCRIPT_GROUPS.get(name, name))
     if len(scripts) > 1:
         return False
+    if scripts and "CJK" not in scripts:
+        # An alphabet of another script inside Latin words ("abcdeκλιfg") is a
+        # misreading; Japanese and Chinese do put ASCII words next to kanji.
+        touching = len(_MIXED_WORD.findall(text))
+        if touching > max(1, len(text) // 500):
+            return False
     return _one_language(_latin_letters(text), _LOANS)
 
 
@@ -299,15 +309,15 @@ def _evidence(text: str) -> str | None:
     letters = [char for char in text if not char.isascii() and char.isalpha()]
     if not letters:
         return None
+    if len(_SYMBOL_IN_WORD.findall(text)) >= 2:
+        return "symbols inside words"
+    if _one_language(_latin_letters(text)):
+        return None  # even a run of them ("áéýúíóþæðö") may be an alphabet listed
     non_ascii = len(text) - len(text.encode("ascii", "ignore"))
     in_runs = sum(len(run) for run in _RUN.findall(text))
     if in_runs >= 6 and in_runs * 10 >= non_ascii * 3:
         return "runs of non-ASCII characters that no Latin-script text has"
-    if len(_SYMBOL_IN_WORD.findall(text)) >= 2:
-        return "symbols inside words"
-    if not _one_language(_latin_letters(text)):
-        return "accented letters that no single language uses together"
-    return None
+    return "accented letters that no single language uses together"
 
 
 def _mess(text: str) -> float:
