@@ -38,6 +38,8 @@ import sys
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -135,12 +137,38 @@ def mapped(detect: Callable[[bytes, Sample], str | None]) -> Judge:
     return judge
 
 
+def _cchardet(body: bytes) -> str | None:
+    import cchardet
+
+    return to_whatwg(cchardet.detect(body)["encoding"])
+
+
+class _Isolated:
+    """A detector run in a child process; a sample that kills the child is a wrong
+    answer (cchardet 2.4.1 segfaults on some inputs)."""
+
+    def __init__(self, _detector: Callable[[bytes], str | None]) -> None:
+        self._pool = ProcessPoolExecutor(max_workers=1)
+        self.crashes = 0
+
+    def __call__(self, body: bytes, _sample: Sample) -> str | None:
+        try:
+            return self._pool.submit(_cchardet, body).result()
+        except BrokenProcessPool:
+            self.crashes += 1
+            self._pool = ProcessPoolExecutor(max_workers=1)
+            return None
+
+
 def judges(with_peers: bool) -> dict[str, Judge]:
     found: dict[str, Judge] = {"browser_decode": ours(False), "browser_decode+hint": ours(True)}
     if not with_peers:
         return found
     for name, detector in peers().items():
-        found[name] = mapped(lambda body, _s, d=detector: d(body))  # type: ignore[misc]
+        if name == "cchardet":  # crashes the interpreter on a few samples: run it apart
+            found[name] = mapped(_Isolated(detector))
+        else:
+            found[name] = mapped(lambda body, _s, d=detector: d(body))  # type: ignore[misc]
     try:
         import chardetng_py
     except ImportError:
