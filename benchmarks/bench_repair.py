@@ -19,6 +19,12 @@ and ``fix_encoding`` (the mojibake step alone); ``decode_html`` on the true
 bytes is the ceiling (what repair can reach without the header).
 
     python benchmarks/bench_repair.py [--corpus DIR] [--max-bytes N] [--show-failures]
+                                      [--validation [SPLIT]] [--no-ftfy]
+
+``--validation`` measures on a split of the validation corpus instead
+(``tools/build_validation.py``; default ``/work/validation/report``: texts and
+minimal pages in every encoding and language, none declared, so every repair
+rests on detection), with a column per sample size.
 
 (ftfy takes about a minute on the whole set; ``--max-bytes 100000`` drops the
 few large pages for every fixer alike.)
@@ -37,6 +43,7 @@ from browser_decode import decode_html, get_encoding, repair
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus" / "dev"
+DEFAULT_VALIDATION = Path("/work/validation/report")
 _BOMS = (b"\xef\xbb\xbf", b"\xfe\xff", b"\xff\xfe")
 _EXAMPLES = {
     "shift_jis_meta.html": "Shift_JIS",
@@ -75,20 +82,42 @@ def load(corpus: Path) -> list[tuple[str, bytes, str]]:
     return pages
 
 
+def load_validation(split: Path) -> list[tuple[str, bytes, str]]:
+    """The samples of a validation split as (``file``, bytes, true text)."""
+    pages = []
+    for line in (split / "manifest.jsonl").read_text("utf-8").splitlines():
+        row = json.loads(line)
+        body = (split / row["file"]).read_bytes()
+        pages.append((row["file"], body, truth_text(body, row["encoding"])))
+    return pages
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     parser.add_argument("--show-failures", action="store_true")
     parser.add_argument("--max-bytes", type=int, default=None, help="skip larger pages")
+    parser.add_argument(
+        "--validation", type=Path, nargs="?", const=DEFAULT_VALIDATION, default=None
+    )
+    parser.add_argument("--no-ftfy", action="store_true", help="repair only")
     args = parser.parse_args()
-    if not (args.corpus / "manifest.jsonl").is_file():
+    if args.validation is not None:
+        if not (args.validation / "manifest.jsonl").is_file():
+            print(f"no validation corpus at {args.validation}: run tools/build_validation.py")
+            return 0
+        pages = load_validation(args.validation)
+    elif not (args.corpus / "manifest.jsonl").is_file():
         print(f"corpus not found at {args.corpus}: skipped")
         return 0
-    pages = load(args.corpus)
+    else:
+        pages = load(args.corpus)
     if args.max_bytes is not None:
         pages = [page for page in pages if len(page[1]) <= args.max_bytes]
     fixers: dict[str, Callable[[str], str]] = {"repair": lambda text: repair(text).text}
     try:
+        if args.no_ftfy:
+            raise ImportError
         import ftfy
     except ImportError:
         print("ftfy not installed: its columns are left out")
@@ -102,8 +131,10 @@ def main() -> int:
     failures: list[str] = []
     seconds = dict.fromkeys(fixers, 0.0)
     lossy = 0
+    by_size: dict[tuple[str, str], list[int]] = {}  # (size, group) -> [repair ok, ceiling, n]
     for page, body, truth in pages:
         html_ok = decode_html(body).text == truth
+        sample_size = Path(page).name.split("-")[0] if args.validation else "all"
         cases = [("not garbled", truth)]
         for name, garble in GARBLERS.items():
             garbled = garble(body)
@@ -117,13 +148,19 @@ def main() -> int:
                 ok = fix(text) == truth
                 seconds[name] += time.perf_counter() - start
                 exact[name, group] = exact.get((name, group), 0) + ok
+                if name == "repair":
+                    cell = by_size.setdefault((sample_size, group), [0, 0, 0])
+                    cell[0] += ok
+                    cell[1] += html_ok
+                    cell[2] += 1
                 if name == "repair" and not ok:
                     result = repair(text)
                     failures.append(
                         f"{page} {group}: {result.status} via {result.provenance}: {result.reason}"
                     )
     print(
-        f"pages: {len(pages)} (corpus + examples); cells: restored exactly (not garbled: unchanged)"
+        f"pages: {len(pages)} ({'validation split' if args.validation else 'corpus + examples'}); "
+        "cells: restored exactly (not garbled: unchanged)"
     )
     print(f"{'fixer':20}" + "".join(f"{g + f' ({size[g]})':>22}" for g in groups) + "  seconds")
     for name in fixers:
@@ -132,6 +169,16 @@ def main() -> int:
     cells = [f"{100 * ceiling[g] / max(size[g], 1):21.1f}%" for g in groups]
     print(f"{'(decode_html bytes)':20}" + "".join(cells))
     print(f"cp1252: {lossy} of {size['cp1252']} garbled texts lost bytes to U+FFFD (not undoable)")
+    if args.validation:
+        print("\nrepair by sample size: restored (not garbled: unchanged) / decode_html ceiling")
+        sizes = sorted({z for z, _ in by_size}, key=lambda z: (not z.isdigit(), len(z), z))
+        print(f"{'size':10}" + "".join(f"{g:>24}" for g in groups))
+        for sample_size in sizes:
+            cells = []
+            for group in groups:
+                ok, top, n = by_size.get((sample_size, group), [0, 0, 0])
+                cells.append(f"{ok / n:7.1%} / {top / n:6.1%} ({n:4})" if n else f"{'-':>24}")
+            print(f"{sample_size:10}" + "".join(f"{c:>24}" for c in cells))
     if args.show_failures:
         print("\nrepair misses:")
         for line in failures:

@@ -11,15 +11,17 @@ result is *verified* before it replaces the text:
    the rules chose), and the text changes;
 2. the decision rests on evidence: a BOM, a declaration (header, ``<meta>``,
    XML declaration), bytes that are valid UTF-8 (random Latin-1 text almost
-   never is), the type's default; or, for statistical detection, one of: the
-   detector is confident (``score`` at least :data:`TRUSTED_SCORE`, i.e. the
-   runner-up is far behind: a text that really is Latin-1 makes it choose
-   windows-1252 and read the same text) or its two best readings give the same
-   text and neither is windows-1252, the input bears a mark only a wrong
-   decode leaves (C1 controls; U+0000 as a quarter of the text; a Latin-1
-   symbol between two letters; ISO-2022-JP escapes), or the new reading is
-   clearly less garbled than the input (charset-normalizer's "mess" ratio
-   drops by at least :data:`MESS_MARGIN`). When the caller gave a
+   never is), the type's default, or a mark in the input that only a wrong
+   decode leaves (C1 controls, U+0000 as a quarter of the text, ISO-2022-JP
+   escapes);
+3. otherwise statistical detection chose the encoding, and a guess replaces
+   the text only when the text itself shows it was garbled (runs of three or
+   more non-ASCII characters, symbols inside words, or accented letters that no
+   single language uses together: never symbols alone), the new reading is
+   plausible (its letters are of one script, and of one language's alphabet for
+   Latin script) and it is no more garbled by charset-normalizer's mess ratio.
+   The detector's score plays no part, so correct text stays correct whatever
+   the detector answers for its bytes. When the caller gave a
    *default_encoding*, an unverified detection yields to it instead, if the
    bytes read cleanly in it and the detector does not rank windows-1252 first
    or second (the text as it stands would then be a plausible reading).
@@ -33,6 +35,7 @@ from __future__ import annotations
 
 import enum
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Final, NamedTuple
 
@@ -43,21 +46,12 @@ from .._hint import EncodingHint
 from .._result import Confidence, DecodeResult, Provenance, PublicEnumType, Source
 
 __all__ = [
-    "MESS_MARGIN",
-    "TRUSTED_SCORE",
     "RepairResult",
     "RepairStatus",
     "RepairStep",
     "apply_plan",
     "repair",
 ]
-
-#: A detection-based repair must lower the mess ratio by at least this much ...
-MESS_MARGIN: Final = 0.1
-#: ... unless the detector's score is at least this (a margin of about 3 nats).
-TRUSTED_SCORE: Final = 0.95
-# Non-ASCII characters needed before two agreeing readings count as evidence.
-_MIN_EVIDENCE: Final = 16
 
 
 class RepairStatus(str, enum.Enum, metaclass=PublicEnumType):
@@ -170,17 +164,79 @@ def apply_plan(text: str, plan: tuple[RepairStep, ...] | list[RepairStep]) -> st
     return text
 
 
-# C1 controls (U+0080-U+009F) never occur in real text: an ISO-8859-1 decode
-# of bytes 0x80-0x9F made them.
-# A non-letter from U+00A1-U+00BF or U+00D7/U+00F7
-# between two letters ("Pøíli¹ ¾lu»ouèký") is a Central European letter that a
-# Latin-1 reading turned into a symbol. ISO-2022-JP escape sequences (ESC $ B,
-# ESC ( B, ...) in text are 7-bit Japanese read as ASCII.
-_WRONG_DECODE: Final = re.compile(
-    "[\x80-\x9f]"
-    "|(?<=[^\\W\\d_])[\xa1-\xa9\xab-\xb4\xb6-\xb9\xbb-\xbf\xd7\xf7](?=[^\\W\\d_])"
-    "|\x1b(?:\\$[@B]|\\([BIJ])"
+# Marks that no correct text has: C1 controls (U+0080-U+009F; an ISO-8859-1
+# decode of bytes 0x80-0x9F made them) and ISO-2022-JP escape sequences
+# (ESC $ B, ESC ( B, ...: 7-bit Japanese read as ASCII).
+_HARD_MARK: Final = re.compile("[\x80-\x9f]|\x1b(?:\\$[@B]|\\([BIJ])")
+# Three or more non-ASCII characters in a row: what a non-Latin script or a
+# CJK encoding becomes when read as Latin-1 ("Ïðèâåò", "ÄãºÃ"); a Latin-script
+# language rarely puts even two accented letters side by side.
+_RUN: Final = re.compile("[^\x00-\x7f]{3,}")
+# A Latin-1 symbol between two letters ("Pøíli¹ ¾lu»ouèký"): a Central
+# European letter that a Latin-1 reading turned into a symbol. The middle dot
+# (Catalan "col·lecció") is left out; º and ª are letters.
+_SYMBOL_IN_WORD: Final = re.compile(
+    "(?<=[^\\W\\d_])[\xa1-\xa9\xab-\xb4\xb6\xb8\xb9\xbb-\xbf\xd7\xf7](?=[^\\W\\d_])"
 )
+# A letter of a non-Latin alphabet touching an ASCII letter.
+_MIXED_WORD: Final = re.compile(
+    "[A-Za-z](?=[^\\W\\d_\\x00-\\u024f])|(?<=[^\\W\\d_\\x00-\\u024f])[A-Za-z]"
+)
+# A reading whose mess ratio (charset-normalizer's) is higher than the input's
+# by more than this is never taken.
+_MESS_TOLERANCE: Final = 0.02
+
+# The non-ASCII letters of the Latin-script languages (lower case; "é" is
+# added to all as the commonest loan). A text whose accented letters no single
+# one of them uses together ("ý", "ð" and "þ" with "ç" and "ü": Turkish read as
+# Latin-1) is a wrong decode; a repaired text must fit one of them (or one
+# non-Latin script). Alphabets are facts about the languages, not statistics.
+_LATIN_ALPHABETS: Final = (
+    "àâçéèêëîïôöüñ",  # English, with its common loans
+    "àâæçéèêëîïôœùûüÿ",  # French
+    "äöüßé",  # German
+    "áéíñóúü",  # Spanish, Asturian, Galician, Basque
+    "áâãàçéêíóôõúü",  # Portuguese
+    "àèéìíîòóùú",  # Italian
+    "àçéèíïòóúü",  # Catalan, Occitan
+    "áéíóúàèëïöüäâêôû",  # Dutch
+    "åäöéü",  # Swedish
+    "æøåéèóôàü",  # Danish, Norwegian
+    "äöåšžé",  # Finnish
+    "áðéíóúýþæö",  # Icelandic
+    "áðíóúýæøé",  # Faroese
+    "äöõüšžé",  # Estonian
+    "áéíóú",  # Irish
+    "àèìòùáéó",  # Scottish Gaelic
+    "âêîôûŵŷäëïöüáéíóúàèìòù",  # Welsh
+    "âêîôûùüñëéè",  # Breton
+    "áéèêëíîïóôöúûüýŉ",  # Afrikaans
+    "çëé",  # Albanian
+    "çğıöşüâîûéİ",  # Turkish
+    "çəğıöşüé",  # Azerbaijani
+    "çêîşûé",  # Kurdish
+    "áéíóöőúüű",  # Hungarian
+    "áčďéěíňóřšťúůýž",  # Czech
+    "áäčďéíĺľňóôŕšťúýž",  # Slovak
+    "ąćęłńóśźżé",  # Polish
+    "čćđšžé",  # Slovene, Croatian, Bosnian, Serbian (Latin)
+    "ăâîșțşţé",  # Romanian
+    "ąčęėįšųūžé",  # Lithuanian
+    "āčēģīķļņšūžé",  # Latvian
+    "ċġħżàèìòùé",  # Maltese
+    "ĉĝĥĵŝŭé",  # Esperanto
+)
+_ALPHABET_SETS: Final = tuple(
+    frozenset(letters) | frozenset(letters.upper()) for letters in _LATIN_ALPHABETS
+)
+# Letters a text in any language may borrow (names, quotations).
+_LOANS: Final = frozenset("àâçéèêëîïôöüñáíóúäß" + "àâçéèêëîïôöüñáíóúä".upper())
+_VIETNAMESE_MARKS: Final = frozenset("\u0300\u0301\u0302\u0303\u0306\u0309\u031b\u0323")
+# Scripts whose letters may be mixed in one text (Japanese kana and kanji, ...).
+_SCRIPT_GROUPS: Final = {
+    "HIRAGANA": "CJK", "KATAKANA": "CJK", "CJK": "CJK", "HANGUL": "CJK",
+    "HALFWIDTH": "CJK", "FULLWIDTH": "CJK", "IDEOGRAPHIC": "CJK", "BOPOMOFO": "CJK",
+}  # fmt: skip
 
 
 def _utf16_read_bytewise(text: str) -> bool:
@@ -190,9 +246,78 @@ def _utf16_read_bytewise(text: str) -> bool:
     return len(text) >= 8 and text.count("\x00") * 4 >= len(text)
 
 
-def _wrong_decode_signature(text: str) -> bool:
+def _hard_mark(text: str) -> bool:
     """Whether *text* shows a mark that only a wrong decode leaves (see above)."""
-    return _WRONG_DECODE.search(text) is not None or _utf16_read_bytewise(text)
+    return _HARD_MARK.search(text) is not None or _utf16_read_bytewise(text)
+
+
+def _latin_letters(text: str) -> set[str]:
+    """The distinct non-ASCII letters of *text* (U+00C0 ... U+024F, U+1E00 ... U+1EFF)."""
+    return {
+        char
+        for char in set(text)
+        if ("\xc0" <= char <= "\u024f" or "\u1e00" <= char <= "\u1eff") and char.isalpha()
+    }
+
+
+def _vietnamese(letters: set[str]) -> bool:
+    """Whether all *letters* are Vietnamese: a, e, i, o, u, y with Vietnamese
+    marks (tones, circumflex, breve, horn), or đ."""
+    for letter in letters:
+        decomposed = unicodedata.normalize("NFD", letter.lower())
+        base, marks = decomposed[0], decomposed[1:]
+        if letter not in "đĐ" and (base not in "aeiouy" or not set(marks) <= _VIETNAMESE_MARKS):
+            return False
+    return True
+
+
+def _one_language(letters: set[str], loans: frozenset[str] = frozenset()) -> bool:
+    """Whether one Latin-script language uses all of *letters* (with *loans*)."""
+    return any(letters <= alphabet | loans for alphabet in _ALPHABET_SETS) or _vietnamese(
+        letters - loans
+    )
+
+
+def _plausible(text: str) -> bool:
+    """Whether *text* reads as one language: its non-ASCII letters are of one
+    script, and its Latin letters of one language's alphabet, give or take the
+    common loans (see above)."""
+    scripts = set()
+    for char in set(text):
+        if char.isalpha() and not char.isascii() and not ("\xc0" <= char <= "\u024f"):
+            if "\u1e00" <= char <= "\u1eff":
+                continue  # Latin Extended Additional (Vietnamese): checked below
+            name = unicodedata.name(char, "UNKNOWN").split(" ", 1)[0].split("-", 1)[0]
+            scripts.add(_SCRIPT_GROUPS.get(name, name))
+    if len(scripts) > 1:
+        return False
+    if scripts and "CJK" not in scripts:
+        # An alphabet of another script inside Latin words ("abcdeκλιfg") is a
+        # misreading; Japanese and Chinese do put ASCII words next to kanji.
+        touching = len(_MIXED_WORD.findall(text))
+        if touching > max(1, len(text) // 500):
+            return False
+    return _one_language(_latin_letters(text), _LOANS)
+
+
+def _evidence(text: str) -> str | None:
+    """Why *text*, taken alone, must be a wrong decode; ``None`` if nothing says so.
+
+    Symbols alone ("§ 16", "© 2024", "25 °C") are never evidence: correct text
+    is full of them, and their bytes mean a letter in some other encoding.
+    """
+    letters = [char for char in text if not char.isascii() and char.isalpha()]
+    if not letters:
+        return None
+    if len(_SYMBOL_IN_WORD.findall(text)) >= 2:
+        return "symbols inside words"
+    if _one_language(_latin_letters(text)):
+        return None  # even a run of them ("áéýúíóþæðö") may be an alphabet listed
+    non_ascii = len(text) - len(text.encode("ascii", "ignore"))
+    in_runs = sum(len(run) for run in _RUN.findall(text))
+    if in_runs >= 6 and in_runs * 10 >= non_ascii * 3:
+        return "runs of non-ASCII characters that no Latin-script text has"
+    return "accented letters that no single language uses together"
 
 
 def _mess(text: str) -> float:
@@ -221,27 +346,33 @@ def _decode_as_hinted(
     return result
 
 
-def _detection_trusted(text: str, data: bytes, provenance: Provenance) -> bool:
-    """Whether detection on the recovered *data* is evidence enough by itself.
+def _verify_detection(text: str, repaired: str, provenance: Provenance) -> str | None:
+    """Why the detected reading *repaired* may not replace *text*; ``None`` if it may.
 
-    It is when the detector is confident, or when its two best readings agree
-    (e.g. windows-1250 and ISO-8859-2, which give the same Hungarian text and so
-    tie), neither is windows-1252, which reads like the ISO-8859-1 decode,
-    *text* has enough non-ASCII characters to go by, and their reading is no
-    more garbled than *text*.
+    Detection is a guess: it replaces the text only when the text itself shows
+    that it was garbled (:func:`_evidence`), the new reading is plausible as one
+    language, and it is no more garbled by charset-normalizer's mess measure.
+    The detector's score is not used, so a correct text is safe whatever the
+    detector answers for its bytes.
     """
-    if provenance.score is not None and provenance.score >= TRUSTED_SCORE:
-        return True
-    if len(text) - len(text.encode("ascii", "ignore")) < _MIN_EVIDENCE:
-        return False  # a few non-ASCII characters prove nothing
-    runner_up = None if provenance.runner_up is None else get_encoding(provenance.runner_up)
-    if runner_up is None or "windows-1252" in (provenance.encoding, runner_up.name):
-        return False
-    chosen = ENCODINGS[provenance.encoding].decode(data)
-    if chosen != runner_up.decode(data):
-        return False
-    # ... and the agreed reading is no more garbled than the text as it stands.
-    return _mess(chosen) <= _mess(text)
+    evidence = _evidence(text)
+    if evidence is None:
+        return (
+            f"detection chose {provenance.encoding}, but nothing in the text shows a wrong "
+            "decode (symbols alone, or accented letters that one language uses)"
+        )
+    if not _plausible(repaired):
+        return (
+            f"detection chose {provenance.encoding} ({evidence}), but that reading mixes "
+            "scripts or alphabets"
+        )
+    before, after = _mess(text), _mess(repaired)
+    if after > before + _MESS_TOLERANCE:
+        return (
+            f"detection chose {provenance.encoding} ({evidence}), but that reading is more "
+            f"garbled (mess {before:.2f} -> {after:.2f})"
+        )
+    return None
 
 
 def _unchanged(
@@ -314,26 +445,14 @@ def repair(
             wrong_name,
             provenance,
         )
-    if (
-        provenance.source not in _DECLARED
-        and not _wrong_decode_signature(text)
-        and not _detection_trusted(text, data, provenance)
-    ):
-        hinted = _decode_as_hinted(data, text, default_encoding, provenance)
-        if hinted is not None:
+    if provenance.source not in _DECLARED and not _hard_mark(text):
+        refusal = _verify_detection(text, result.text, provenance)
+        if refusal is not None:
+            hinted = _decode_as_hinted(data, text, default_encoding, provenance)
+            if hinted is None:
+                return _unchanged(text, RepairStatus.IMPOSSIBLE, refusal, wrong_name, provenance)
             result = hinted
             provenance = result.provenance
-        else:
-            before, after = _mess(text), _mess(result.text)
-            if before - after < MESS_MARGIN:
-                return _unchanged(
-                    text,
-                    RepairStatus.IMPOSSIBLE,
-                    f"detection chose {provenance.encoding}, but that reading is not clearly "
-                    f"less garbled (mess {before:.2f} -> {after:.2f})",
-                    wrong_name,
-                    provenance,
-                )
     skip = 0
     if provenance.source is Source.BOM:
         skip = 3 if data.startswith(b"\xef\xbb\xbf") else 2
