@@ -28,3 +28,9 @@ def test_enums_are_strings() -> None:
 def test_encodings_pickle_to_the_same_object() -> None:
     encoding = get_encoding("sjis")
     assert pickle.loads(pickle.dumps(encoding)) is encoding
+
+
+def test_to_utf8_document_is_public() -> None:
+    assert browser_decode.to_utf8_document('<meta charset="koi8-r">', bom=False) == (
+        b'<meta charset="utf-8">'
+    )
