@@ -1,42 +1,62 @@
 """The ``browser-decode`` command line (also ``python -m browser_decode``).
 
-Inputs are files, folders (searched recursively for pages), ``-`` for standard
-input and http(s) URLs (fetched with urllib; the response's real
-Content-Type header is used). One input: the text is printed after a ``#``
-line with the provenance. Several inputs: decoded UTF-8 copies go to
-``--out DIR`` and/or JSON Lines of provenance to standard output (``--json``,
-the default when there is no ``--out``); a summary goes to standard error.
+Inputs are files, folders (searched recursively for pages), ``-`` for standard input and
+http(s) URLs (fetched with urllib; the response's real Content-Type header is used and its
+Content-Encoding undone). One input: the text is printed after a ``#`` line with the
+provenance (``--text-only``: the page alone, as the UTF-8 document ``--out`` writes). Several
+inputs: UTF-8 documents go to ``--out DIR`` (:func:`browser_decode.to_utf8_document`) and/or
+JSON Lines of provenance to standard output (``--json``, the default when there is no
+``--out``); a summary goes to standard error. Standard output is always UTF-8.
 
-Exit status: 0 every input was decoded; 1 some inputs failed (each is
-reported, the others are decoded); 2 nothing was decoded (every input
-failed, or bad arguments).
+Every input is bounded: ``--max-bytes`` (read, and after undoing a content coding) and, for
+URLs, ``--timeout`` (total, not per read). Files under ``--out`` are written under a hidden
+temporary name and renamed when complete; names derived from URLs never leave ``--out``.
+
+Exit status: the rule of :mod:`browser_decode._cli.common`, shared with ``warc``.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
+import hashlib
+import http.client
 import importlib
 import io
 import json
 import os
+import signal
+import socket
+import stat
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
 from typing import IO, Final
 
 from .. import __version__
 from .._api import decode_html
+from .._content_coding import MAX_DECODED_BYTES, ContentCodingError, still_compressed
+from .._content_coding import undo_content_codings as _undo_content_codings
+from .._decode_body import BodyKind, body_kind, decode_body
+from .._extract_mime_type import extract_mime_type
+from .._get_an_encoding import get_encoding
 from .._result import DecodeResult
-
-EXIT_OK: Final = 0
-EXIT_SOME_FAILED: Final = 1
-EXIT_ALL_FAILED: Final = 2
+from .._text.utf8_document import to_utf8_document
+from .common import (
+    EXIT_OUTPUT,
+    add_progress_arguments,
+    exit_for_inputs,
+    exit_for_signal,
+)
 
 #: A folder's pages are all its files (recursively) except hidden ones and
 #: those with one of these suffixes, which are never web pages.
@@ -52,12 +72,30 @@ _NO_PAGES: Final = (
     "styles and data files are not pages)"
 )
 _PROGRESS_AFTER: Final = 0.5  # seconds of work before a progress bar is shown
-_FETCH_TIMEOUT: Final = 30.0
+#: The default total time for fetching one URL (connection, headers and body), in seconds.
+DEFAULT_TIMEOUT: Final = 30.0
+#: The default cap on one input, in bytes: as read, and again after undoing a content coding.
+DEFAULT_MAX_BYTES: Final = MAX_DECODED_BYTES
+_READ_SIZE: Final = 1 << 16
+_MAX_NAME: Final = 200  # bytes in one path component written under --out
 _USER_AGENT: Final = f"browser-decode/{__version__} (+https://pypi.org/project/browser-decode/)"
+_NOT_REGULAR: Final = "not a regular file (a FIFO, device or socket): refused"
 
 
 class InputError(Exception):
     """One input could not be read; the batch goes on."""
+
+
+class OutputError(Exception):
+    """A decoded page could not be written under ``--out``."""
+
+
+class _Stopped(BaseException):
+    """SIGTERM (or SIGHUP) arrived: unwind, removing temporary files, and exit 128 + N."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
 
 
 @dataclass(frozen=True)
@@ -65,22 +103,26 @@ class Source:
     """One input: a path, ``-`` or a URL; *relative* names its copy under ``--out``."""
 
     name: str
-    relative: str
+    relative: tuple[str, ...]
+    kind: str = "file"  # "file", "url" or "stdin"
 
 
 @dataclass
 class Summary:
     inputs: int = 0
-    failed: list[str] = field(default_factory=list)
+    failed: list[tuple[str, str]] = field(default_factory=list)
     encodings: Counter[str] = field(default_factory=Counter)
     sources: Counter[str] = field(default_factory=Counter)
     with_replacements: list[str] = field(default_factory=list)
+    binary: list[str] = field(default_factory=list)
 
     def add(self, name: str, result: DecodeResult) -> None:
         self.encodings[result.encoding] += 1
         self.sources[str(result.source)] += 1
         if result.replacements:
             self.with_replacements.append(name)
+        if getattr(result.provenance, "binary", False):
+            self.binary.append(name)
 
     def render(self) -> str:
         decoded = self.inputs - len(self.failed)
@@ -94,22 +136,27 @@ class Summary:
                 lines.append(f"  {title:<{width}}  pages")
                 for key, count in sorted(counter.items(), key=lambda kv: (-kv[1], kv[0])):
                     lines.append(f"  {key:<{width}}  {count:>5}")
-        count = len(self.with_replacements)
-        lines.append(f"  pages with replacement characters (U+FFFD): {count}")
-        lines.extend(f"    {name}" for name in self.with_replacements[:10])
-        if count > 10:
-            lines.append(f"    ... and {count - 10} more")
-        lines.extend(f"  failed: {name}" for name in self.failed)
+        for title, names in (
+            ("pages with replacement characters (U+FFFD)", self.with_replacements),
+            ("binary inputs (not text)", self.binary),
+        ):
+            if names or title.startswith("pages"):
+                lines.append(f"  {title}: {len(names)}")
+                lines.extend(f"    {name}" for name in names[:10])
+                if len(names) > 10:
+                    lines.append(f"    ... and {len(names) - 10} more")
+        lines.extend(f"  failed: {name}: {reason}" for name, reason in self.failed)
         return "\n".join(lines)
 
 
 class Progress:
-    """``[#####.....] 12/40`` on a terminal's stderr, once the work takes a while."""
+    """``[#####.....] 12/40`` on stderr once the work takes a while (default: on a terminal)."""
 
-    def __init__(self, total: int, stream: IO[str]) -> None:
+    def __init__(self, total: int, stream: IO[str], *, enabled: bool | None = None) -> None:
         self.total = total
         self.stream = stream
-        self.enabled = total > 1 and stream.isatty()
+        wanted = stream.isatty() if enabled is None else enabled
+        self.enabled = total > 1 and wanted
         self.start = time.monotonic()
         self.last = 0.0
         self.shown = False
@@ -128,31 +175,108 @@ class Progress:
         if self.shown:
             self.stream.write("\r" + " " * 48 + "\r")
             self.stream.flush()
+            self.shown = False
+
+
+# -- naming the copies --------------------------------------------------------------------
+
+
+def _safe_component(name: str) -> str:
+    """One path component that stays one component: no separator, NUL, ``.`` or ``..``."""
+    for bad in ("/", "\\", "\0"):
+        name = name.replace(bad, "_")
+    if name in ("", ".", ".."):
+        name = "_" + name
+    encoded = name.encode("utf-8", "surrogateescape")
+    if len(encoded) > _MAX_NAME:
+        digest = hashlib.sha256(encoded).hexdigest()[:16]
+        name = encoded[: _MAX_NAME - 17].decode("utf-8", "ignore") + "-" + digest
+    return name
+
+
+def url_relative(url: str) -> tuple[str, ...]:
+    """Where the copy of *url* goes under ``--out``: host, then the path's segments.
+
+    Dot segments are removed as the URL Standard does ("A double-dot URL path segment must be
+    ".." or an ASCII case-insensitive match for ".%2e", "%2e.", or "%2e%2e"", and a ".." never
+    climbs above the host), after percent-decoding, so no segment can leave ``--out``; a
+    backslash or an encoded ``/`` inside a segment becomes ``_``.
+    """
+    parts = urllib.parse.urlsplit(url)
+    host = parts.hostname or "_"
+    if parts.port is not None:
+        host += f"_{parts.port}"
+    segments: list[str] = []
+    raw = parts.path.split("/")
+    for segment in raw:
+        decoded = urllib.parse.unquote(segment)
+        if decoded == "..":
+            if segments:
+                segments.pop()
+        elif decoded not in ("", "."):
+            segments.append(decoded)
+    if not segments or raw[-1] in ("", ".", "..", "%2e", "%2E") or parts.path.endswith("/"):
+        segments.append("index.html")
+    if parts.query:
+        segments[-1] += "_" + urllib.parse.quote(parts.query, safe="")
+    return tuple(_safe_component(s) for s in (host.replace(":", "_"), *segments))
+
+
+# -- listing the inputs -------------------------------------------------------------------
+
+
+def _reason(error: OSError) -> str:
+    """A short, stable reason for an OS error on an input."""
+    reasons = {
+        errno.ENOENT: "no such file or folder",
+        errno.EACCES: "permission denied",
+        errno.EPERM: "permission denied",
+        errno.ELOOP: "symbolic link loop (too many levels of symbolic links)",
+        errno.ENOTDIR: "a part of the path is not a folder",
+        errno.ENAMETOOLONG: "file name too long",
+    }
+    return reasons.get(error.errno or 0, error.strerror or str(error))
+
+
+def _stat_reason(path: str, error: OSError) -> str:
+    if error.errno == errno.ENOENT and os.path.islink(path):
+        return "broken symbolic link"
+    return _reason(error)
 
 
 def _is_url(name: str) -> bool:
     return name.lower().startswith(("http://", "https://"))
 
 
-def _url_relative(url: str) -> str:
-    parts = urllib.parse.urlsplit(url)
-    path = parts.path.strip("/") or "index.html"
-    if parts.query:
-        path += "_" + urllib.parse.quote(parts.query, safe="")
-    return os.path.join(parts.netloc.replace(":", "_"), *path.split("/"))
+def _is_page(name: str) -> bool:
+    return not name.startswith(".") and Path(name).suffix.lower() not in NOT_PAGE_SUFFIXES
 
 
-def _is_page(path: Path) -> bool:
-    return path.suffix.lower() not in NOT_PAGE_SUFFIXES
+def _walk(folder: str) -> tuple[list[Source], list[tuple[str, str]]]:
+    """The pages of *folder*, and every folder or file under it that could not be read."""
+    pages: list[Source] = []
+    errors: list[tuple[str, str]] = []
 
+    def unreadable(error: OSError) -> None:
+        errors.append((str(error.filename), f"cannot list the folder: {_reason(error)}"))
 
-def _walk(folder: Path) -> Iterator[Path]:
-    for root, dirs, files in os.walk(folder):
+    for root, dirs, files in os.walk(folder, onerror=unreadable):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in sorted(files):
-            path = Path(root, name)
-            if not name.startswith(".") and _is_page(path) and path.is_file():
-                yield path
+            if not _is_page(name):
+                continue
+            path = os.path.join(root, name)
+            try:
+                mode = os.stat(path).st_mode
+            except OSError as error:
+                errors.append((path, _stat_reason(path, error)))
+                continue
+            if not stat.S_ISREG(mode):
+                errors.append((path, _NOT_REGULAR))
+                continue
+            relative = Path(os.path.relpath(path, folder)).parts
+            pages.append(Source(path, tuple(_safe_component(p) for p in relative)))
+    return pages, errors
 
 
 def expand(names: Sequence[str]) -> tuple[list[Source], list[tuple[str, str]]]:
@@ -160,48 +284,233 @@ def expand(names: Sequence[str]) -> tuple[list[Source], list[tuple[str, str]]]:
     sources: list[Source] = []
     errors: list[tuple[str, str]] = []
     for name in names:
-        if name == "-" or _is_url(name):
-            relative = "stdin.html" if name == "-" else _url_relative(name)
-            sources.append(Source(name, relative))
+        if name == "-":
+            sources.append(Source(name, ("stdin.html",), "stdin"))
             continue
-        path = Path(name)
-        if path.is_dir():
-            pages = list(_walk(path))
-            if not pages:
-                errors.append((name, _NO_PAGES))
-            sources.extend(Source(str(p), str(p.relative_to(path))) for p in pages)
-        elif path.exists():
-            sources.append(Source(name, path.name))
+        if _is_url(name):
+            try:
+                parts = urllib.parse.urlsplit(name)
+                _ = parts.port  # raises ValueError for a port that is not a number
+                if not parts.hostname:
+                    raise ValueError("no host")
+                sources.append(Source(name, url_relative(name), "url"))
+            except ValueError as error:
+                errors.append((name, f"not a valid URL ({error})"))
+            continue
+        try:
+            mode = os.stat(name).st_mode
+        except OSError as error:
+            errors.append((name, _stat_reason(name, error)))
+            continue
+        except ValueError as error:  # an embedded NUL
+            errors.append((name, f"not a valid path ({error})"))
+            continue
+        if stat.S_ISDIR(mode):
+            pages, problems = _walk(name)
+            if not pages and not problems:
+                problems = [(name, _NO_PAGES)]
+            sources.extend(pages)
+            errors.extend(problems)
+        elif stat.S_ISREG(mode):
+            sources.append(Source(name, (_safe_component(Path(name).name),)))
         else:
-            errors.append((name, "no such file or folder"))
+            errors.append((name, _NOT_REGULAR))
     return sources, errors
 
 
-def fetch(url: str) -> tuple[bytes, str | None]:
-    """GET *url* with urllib; the body and the Content-Type header as received."""
-    request = urllib.request.Request(url, headers={"User-Agent": _USER_AGENT})
+# -- reading ------------------------------------------------------------------------------
+
+
+def _too_large(limit: int) -> InputError:
+    return InputError(f"larger than --max-bytes ({limit:,} bytes)")
+
+
+def read_file(path: str, limit: int) -> bytes:
+    """The bytes of a regular file, at most *limit*; a FIFO or device is refused unopened."""
     try:
-        with urllib.request.urlopen(request, timeout=_FETCH_TIMEOUT) as response:
-            body = response.read()
+        # O_NONBLOCK: opening a FIFO without a writer must not hang before fstat refuses it.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    except OSError as error:
+        raise InputError(f"cannot read: {_stat_reason(path, error)}") from None
+    with os.fdopen(fd, "rb") as file:
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise InputError(_NOT_REGULAR)
+            data = file.read(limit + 1)
+        except OSError as error:
+            raise InputError(f"cannot read: {_reason(error)}") from None
+    if len(data) > limit:
+        raise _too_large(limit)
+    return data
+
+
+def _accept_encoding() -> str:
+    codings = ["gzip", "deflate"]
+    for coding, module in (("br", "brotli"), ("zstd", "zstandard")):
+        with contextlib.suppress(ImportError):
+            importlib.import_module(module)
+            codings.append(coding)
+    return ", ".join(codings)
+
+
+def _set_socket_timeout(response: object, seconds: float) -> None:
+    """Bound the next read of *response* by the time left (http.client keeps its socket)."""
+    sock = getattr(getattr(getattr(response, "fp", None), "raw", None), "_sock", None)
+    if isinstance(sock, socket.socket):
+        sock.settimeout(max(seconds, 0.001))
+
+
+def fetch(url: str, *, timeout: float, limit: int) -> tuple[bytes, str | None]:
+    """GET *url*: the body with its Content-Encoding undone, and the Content-Type as received.
+
+    The whole exchange must end within *timeout* seconds, and the body (as received and as
+    decoded) must not exceed *limit* bytes.
+    """
+    deadline = time.monotonic() + timeout
+    late = InputError(f"timed out after {timeout:g} s (--timeout)")
+    headers = {"User-Agent": _USER_AGENT, "Accept-Encoding": _accept_encoding()}
+    try:
+        request = urllib.request.Request(url, headers=headers)
+        with urllib.request.urlopen(request, timeout=timeout) as response:
             values = response.headers.get_all("Content-Type") or []
+            codings = response.headers.get_all("Content-Encoding") or []
+            chunks: list[bytes] = []
+            size = 0
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise late
+                _set_socket_timeout(response, left)
+                chunk = response.read1(_READ_SIZE)
+                if not chunk:
+                    break
+                size += len(chunk)
+                if size > limit:
+                    raise _too_large(limit)
+                chunks.append(chunk)
     except urllib.error.HTTPError as error:
         raise InputError(f"HTTP {error.code} {error.reason}") from None
     except urllib.error.URLError as error:
+        if isinstance(error.reason, (socket.timeout, TimeoutError)):
+            raise late from None
         raise InputError(f"cannot fetch the URL: {error.reason}") from None
-    except (OSError, ValueError) as error:
-        raise InputError(f"cannot fetch the URL: {error}") from None
+    except TimeoutError:
+        raise late from None
+    except (OSError, ValueError, http.client.HTTPException) as error:
+        raise InputError(f"cannot fetch the URL: {error or type(error).__name__}") from None
+    try:
+        body = _undo_content_codings(b"".join(chunks), ", ".join(codings), limit=limit)
+    except ContentCodingError as error:
+        raise InputError(f"{error.reason}: {error}") from None
     return body, ", ".join(values) if values else None
 
 
-def read(source: Source, stdin: IO[bytes]) -> tuple[bytes, str | None]:
-    if source.name == "-":
-        return stdin.read(), None
-    if _is_url(source.name):
-        return fetch(source.name)
+def read(source: Source, args: argparse.Namespace) -> tuple[bytes, str | None]:
+    """One input's bytes (bounded) and the Content-Type it came with."""
+    if source.kind == "stdin":
+        data = sys.stdin.buffer.read(args.max_bytes + 1)
+        if len(data) > args.max_bytes:
+            raise _too_large(args.max_bytes)
+        header = None
+    elif source.kind == "url":
+        data, header = fetch(source.name, timeout=args.timeout, limit=args.max_bytes)
+    else:
+        data, header = read_file(source.name, args.max_bytes), None
+    coding = still_compressed(data)
+    if coding is not None:
+        raise InputError(
+            f"the body is still {coding}-compressed (a Content-Encoding that was not "
+            "undone); decompress it first"
+        )
+    return data, header
+
+
+def decode(
+    source: Source, body: bytes, header: str | None, args: argparse.Namespace
+) -> DecodeResult:
+    """``decode_html``, or ``decode_body`` when the Content-Type names XML, JSON or text."""
+    content_type = args.content_type or header
+    url = args.url or (source.name if source.kind == "url" else None)
+    if _kind(content_type) is BodyKind.HTML:
+        return decode_html(body, content_type, url=url, default_encoding=args.default_encoding)
+    return decode_body(body, content_type, url=url, default_encoding=args.default_encoding)
+
+
+def _kind(content_type: str | None) -> BodyKind:
+    return body_kind(None if content_type is None else extract_mime_type(content_type))
+
+
+def document_bytes(result: DecodeResult, content_type: str | None) -> bytes:
+    """What ``--out`` and ``--text-only`` write: the UTF-8 document (JSON without a BOM)."""
+    return to_utf8_document(result.text, bom=_kind(content_type) is not BodyKind.JSON)
+
+
+# -- writing ------------------------------------------------------------------------------
+
+
+def write_atomically(folder: Path, relative: Sequence[str], data: bytes) -> Path:
+    """Write *data* to ``folder/relative`` under a temporary name, then rename it.
+
+    Never through a symbolic link: every folder on the way below *folder*, and the file
+    itself, must not be one. A run stopped midway leaves no file under the final name.
+    """
+    current = folder
+    for part in relative[:-1]:
+        current = current / part
+        if current.is_symlink():
+            raise OutputError(f"{current} is a symbolic link; not written through")
+        try:
+            current.mkdir(exist_ok=True)
+        except FileExistsError:
+            raise OutputError(f"{current} exists and is not a folder") from None
+        except OSError as error:
+            raise OutputError(f"cannot create {current}: {_reason(error)}") from None
+    target = current / relative[-1]
+    if target.is_symlink():
+        raise OutputError(f"{target} is a symbolic link; not replaced")
+    if target.is_dir():
+        raise OutputError(f"{target} is a folder")
+    temporary = None
     try:
-        return Path(source.name).read_bytes(), None
+        fd, temporary = tempfile.mkstemp(
+            dir=current, prefix=f".{relative[-1][:100]}.", suffix=".part"
+        )
+        with os.fdopen(fd, "wb") as file:
+            os.fchmod(file.fileno(), 0o666 & ~_umask())  # mkstemp's 0600 is for the temporary
+            file.write(data)
+        os.replace(temporary, target)
+        temporary = None
     except OSError as error:
-        raise InputError(f"cannot read: {error.strerror or error}") from None
+        raise OutputError(f"cannot write {target}: {_reason(error)}") from None
+    finally:
+        if temporary is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+    return target
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _unique(relative: tuple[str, ...], taken: set[tuple[str, ...]]) -> tuple[str, ...]:
+    candidate, number = relative, 1
+    while candidate in taken:
+        number += 1
+        stem, dot, suffix = relative[-1].rpartition(".")
+        name = f"{stem}-{number}.{suffix}" if dot and stem else f"{relative[-1]}-{number}"
+        candidate = (*relative[:-1], name)
+    taken.add(candidate)
+    return candidate
+
+
+def _within(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
+# -- output -------------------------------------------------------------------------------
 
 
 def _header_line(result: DecodeResult) -> str:
@@ -212,6 +521,8 @@ def _header_line(result: DecodeResult) -> str:
     if provenance.offset is not None:
         details.append(f"offset={provenance.offset}")
     details.append(f"replacements={provenance.replacements}")
+    if getattr(provenance, "binary", False):
+        details.append("binary=True")
     return f"# {provenance} " + " ".join(details)
 
 
@@ -226,25 +537,53 @@ def _json_line(name: str, body: bytes, result: DecodeResult, out: str | None) ->
         "replacements": provenance.replacements,
         "bytes": len(body),
     }
+    binary = getattr(provenance, "binary", None)
+    if isinstance(binary, bool):
+        record["binary"] = binary
     if out is not None:
         record["output"] = out
     return json.dumps(record, ensure_ascii=False)
 
 
-def _unique(path: Path, taken: set[Path]) -> Path:
-    candidate, number = path, 1
-    while candidate in taken:
-        number += 1
-        candidate = path.with_name(f"{path.stem}-{number}{path.suffix}")
-    taken.add(candidate)
-    return candidate
+def _emit(data: str | bytes) -> None:
+    """Standard output gets UTF-8 bytes, whatever the locale says."""
+    if isinstance(data, str):
+        data = data.encode("utf-8", "surrogateescape")
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:  # a text stream without bytes underneath (tests, IDEs)
+        sys.stdout.write(data.decode("utf-8", "replace"))
+        return
+    sys.stdout.flush()
+    buffer.write(data)
+    buffer.flush()
+
+
+def _error(name: str, message: str) -> None:
+    print(f"browser-decode: {name}: {message}", file=sys.stderr)
+
+
+# -- the command line ---------------------------------------------------------------------
+
+
+def _positive(kind: Callable[[str], float | int]) -> Callable[[str], float | int]:
+    def parse(text: str) -> float | int:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"must be more than 0: {text!r}")
+        return value
+
+    return parse
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="browser-decode",
         description="Decode saved or fetched web pages as a browser would, and say how.",
-        epilog="Exit status: 0 all inputs decoded, 1 some inputs failed, 2 nothing decoded. "
+        epilog="Exit status: 0 every input read; 1 some inputs failed; 2 wrong command line; "
+        "3 no input could be read; 4 output not written; 128+N stopped by signal N. "
         "Subcommand: 'browser-decode warc ...' (see 'browser-decode warc --help').",
     )
     parser.add_argument(
@@ -257,7 +596,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--content-type",
         default=None,
         help="the Content-Type header to assume (overrides a URL's real header; default: none "
-        "for files)",
+        "for files). XML, JSON and text types are decoded by their own rules (decode_body)",
     )
     parser.add_argument(
         "--default-encoding",
@@ -265,16 +604,91 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="LABEL",
         help="the encoding for undeclared pages that are neither UTF-8 nor detectable",
     )
-    parser.add_argument("--out", metavar="DIR", help="write a decoded UTF-8 copy of each page here")
+    parser.add_argument(
+        "--url",
+        default=None,
+        metavar="URL_OR_TLD",
+        help="the page's URL or just its top-level domain (e.g. 'jp'), a hint for undeclared "
+        "saved pages (default: a URL input's own URL)",
+    )
+    parser.add_argument(
+        "--out", metavar="DIR", help="write each page here as a UTF-8 document (same tree)"
+    )
     parser.add_argument(
         "--json",
         action="store_true",
         help="print one JSON line of provenance per input (the default for several inputs "
         "without --out)",
     )
+    parser.add_argument(
+        "--text-only",
+        action="store_true",
+        help="one input: print only the page, as the UTF-8 document --out writes (no '#' line), "
+        "for '> file'",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=_positive(float),
+        default=DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help=f"total time allowed for fetching one URL (default: {DEFAULT_TIMEOUT:g})",
+    )
+    parser.add_argument(
+        "--max-bytes",
+        type=_positive(int),
+        default=DEFAULT_MAX_BYTES,
+        metavar="N",
+        help="the largest input accepted, as read and after undoing a Content-Encoding "
+        f"(default: {DEFAULT_MAX_BYTES:,} = 64 MiB)",
+    )
+    add_progress_arguments(parser)
     parser.add_argument("--no-summary", action="store_true", help="no summary on standard error")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     return parser
+
+
+def _check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Labels and combinations that argparse cannot check: exit 2 with a message."""
+    if args.default_encoding is not None and get_encoding(args.default_encoding) is None:
+        parser.error(f"--default-encoding: unknown encoding label {args.default_encoding!r}")
+    if args.content_type is not None:
+        mime = extract_mime_type(args.content_type)
+        if mime is None:
+            parser.error(f"--content-type: not a MIME type: {args.content_type!r}")
+        charset = mime.parameters.get("charset")
+        if charset is not None and get_encoding(charset) is None:
+            parser.error(f"--content-type: unknown charset label {charset!r}")
+    if args.text_only and (args.out or args.json or len(args.inputs) > 1):
+        parser.error("--text-only is for one input without --out or --json")
+    if args.out is None:
+        return
+    out = Path(args.out).resolve()
+    if out.exists() and not out.is_dir():
+        parser.error(f"--out {args.out}: exists and is not a folder")
+    for name in args.inputs:
+        if name == "-" or _is_url(name):
+            continue
+        path = Path(name).resolve()
+        if path.is_dir() and _within(out, path):
+            parser.error(f"--out {args.out}: is the input folder {name} or inside it")
+
+
+@contextlib.contextmanager
+def _signals() -> Iterator[None]:
+    """SIGTERM and SIGHUP unwind like Ctrl-C (so temporary files are removed)."""
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        raise _Stopped(signum)
+
+    previous = {}
+    with contextlib.suppress(ValueError):  # not the main thread: leave the handlers alone
+        for signum in (signal.SIGTERM, signal.SIGHUP):
+            previous[signum] = signal.signal(signum, stop)
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def _warc(argv: list[str]) -> int:
@@ -287,71 +701,109 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list and args_list[0] == "warc":
         return _warc(args_list[1:])
-    args = build_parser().parse_args(args_list)
-    for stream in (sys.stdout, sys.stderr):
-        if isinstance(stream, io.TextIOWrapper):
-            stream.reconfigure(errors="backslashreplace")  # never crash on a narrow terminal
-    stdout, stderr = sys.stdout, sys.stderr
+    parser = build_parser()
+    args = parser.parse_args(args_list)
+    _check_arguments(parser, args)
+    if isinstance(sys.stderr, io.TextIOWrapper):
+        sys.stderr.reconfigure(errors="backslashreplace")  # names on a narrow terminal
+    summary = Summary()
+    try:
+        with _signals():
+            return _run(args, summary)
+    except KeyboardInterrupt:
+        return _stopped(signal.SIGINT, summary, args)
+    except _Stopped as stopped:
+        return _stopped(stopped.signum, summary, args)
+    except BrokenPipeError:
+        # The reader went away (``| head``): nothing more can be written; no traceback.
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OUTPUT
+
+
+def _stopped(signum: int, summary: Summary, args: argparse.Namespace) -> int:
+    name = signal.Signals(signum).name
+    print(f"\nbrowser-decode: stopped by {name}", file=sys.stderr)
+    if summary.inputs and not args.no_summary:
+        print(summary.render(), file=sys.stderr)
+    return exit_for_signal(signum)
+
+
+def _run(args: argparse.Namespace, summary: Summary) -> int:
     sources, errors = expand(args.inputs)
     for name, message in errors:
-        print(f"browser-decode: {name}: {message}", file=stderr)
-    if len(args.inputs) == 1 and not (args.out or args.json or Path(args.inputs[0]).is_dir()):
-        return EXIT_ALL_FAILED if errors else _single(sources[0], args)
+        _error(name, message)
+    single = (
+        len(args.inputs) == 1
+        and not (args.out or args.json)
+        and len(sources) + len(errors) == 1
+        and not (sources and sources[0].kind == "file" and sources[0].name != args.inputs[0])
+    )
+    if single:
+        return exit_for_inputs(1, 1) if errors else _single(sources[0], args)
 
-    summary = Summary(inputs=len(sources) + len(errors), failed=[name for name, _ in errors])
+    summary.inputs = len(sources) + len(errors)
+    summary.failed.extend(errors)
     as_json = args.json or not args.out
     out_dir = Path(args.out) if args.out else None
-    taken: set[Path] = set()
-    progress = Progress(len(sources), stderr)
+    if out_dir is not None:
+        try:
+            out_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            _error(str(out_dir), f"cannot create the --out folder: {_reason(error)}")
+            return EXIT_OUTPUT
+    inputs = {os.path.realpath(s.name) for s in sources if s.kind == "file"}
+    taken: set[tuple[str, ...]] = set()
+    output_failed = False
+    progress = Progress(len(sources), sys.stderr, enabled=args.progress)
     for done, source in enumerate(sources, 1):
         try:
-            body, header = read(source, sys.stdin.buffer)
-            result = decode_html(
-                body,
-                args.content_type or header,
-                url=source.name if _is_url(source.name) else None,
-                default_encoding=args.default_encoding,
-            )
+            body, header = read(source, args)
+            result = decode(source, body, header, args)
             written = None
             if out_dir is not None:
-                target = _unique(out_dir / source.relative, taken)
-                try:
-                    target.parent.mkdir(parents=True, exist_ok=True)
-                    target.write_text(result.text, encoding="utf-8", newline="")
-                except OSError as error:
-                    raise InputError(f"cannot write {target}: {error.strerror}") from None
-                written = str(target)
-        except InputError as error:
+                relative = _unique(source.relative, taken)
+                target = out_dir.joinpath(*relative)
+                if os.path.realpath(target) in inputs:
+                    raise OutputError(f"{target} is an input file; not overwritten")
+                written = str(
+                    write_atomically(
+                        out_dir, relative, document_bytes(result, args.content_type or header)
+                    )
+                )
+        except (InputError, OutputError) as error:
             progress.finish()
-            print(f"browser-decode: {source.name}: {error}", file=stderr)
-            summary.failed.append(source.name)
+            output_failed = output_failed or isinstance(error, OutputError)
+            _error(source.name, str(error))
+            summary.failed.append((source.name, str(error)))
             if as_json:
-                print(json.dumps({"input": source.name, "error": str(error)}), file=stdout)
+                _emit(
+                    json.dumps({"input": source.name, "error": str(error)}, ensure_ascii=False)
+                    + "\n"
+                )
             continue
         summary.add(source.name, result)
         if as_json:
-            print(_json_line(source.name, body, result, written), file=stdout)
+            _emit(_json_line(source.name, body, result, written) + "\n")
         progress.update(done)
     progress.finish()
     if not args.no_summary:
-        print(summary.render(), file=stderr)
-    if not summary.failed:
-        return EXIT_OK
-    return EXIT_SOME_FAILED if len(summary.failed) < summary.inputs else EXIT_ALL_FAILED
+        print(summary.render(), file=sys.stderr)
+    if output_failed:
+        return EXIT_OUTPUT
+    return exit_for_inputs(len(summary.failed), summary.inputs)
 
 
 def _single(source: Source, args: argparse.Namespace) -> int:
     try:
-        body, header = read(source, sys.stdin.buffer)
+        body, header = read(source, args)
     except InputError as error:
-        print(f"browser-decode: {source.name}: {error}", file=sys.stderr)
-        return EXIT_ALL_FAILED
-    result = decode_html(
-        body,
-        args.content_type or header,
-        url=source.name if _is_url(source.name) else None,
-        default_encoding=args.default_encoding,
-    )
-    print(_header_line(result))
-    sys.stdout.write(result.text if result.text.endswith("\n") else result.text + "\n")
-    return EXIT_OK
+        _error(source.name, str(error))
+        return exit_for_inputs(1, 1)
+    result = decode(source, body, header, args)
+    if args.text_only:
+        _emit(document_bytes(result, args.content_type or header))
+        return exit_for_inputs(0, 1)
+    text = result.text if result.text.endswith("\n") else result.text + "\n"
+    _emit(_header_line(result) + "\n" + text)
+    return exit_for_inputs(0, 1)
