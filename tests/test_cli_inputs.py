@@ -71,6 +71,15 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         self.seen.append(self.path)
         page = self.pages.get(self.path) or self.pages["*"]
+        if self.path == "/slow-headers":
+            try:
+                for byte in b"HTTP/1.1 200 OK\r\nX-Padding: " + b"x" * 200:
+                    self.wfile.write(bytes([byte]))
+                    self.wfile.flush()
+                    time.sleep(0.05)
+            except OSError:
+                pass
+            return
         self.send_response(200)
         for name, value in page.headers.items():
             self.send_header(name, value)
@@ -457,6 +466,11 @@ def test_timeout_is_a_total_deadline(origin: str) -> None:
     assert result.returncode == EXIT_ALL_FAILED
     assert b"timed out after 1 s (--timeout)" in result.stderr
     assert elapsed < 5  # the whole page would take 10 s; each byte comes within the deadline
+    start = time.monotonic()
+    result = run(origin + "/slow-headers", "--timeout", "1")
+    assert result.returncode == EXIT_ALL_FAILED
+    assert b"timed out after 1 s (--timeout)" in result.stderr
+    assert time.monotonic() - start < 5
 
 
 def test_max_bytes_caps_files_urls_and_stdin(origin: str, tmp_path: Path) -> None:

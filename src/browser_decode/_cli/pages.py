@@ -27,7 +27,6 @@ import io
 import json
 import os
 import signal
-import socket
 import stat
 import sys
 import tempfile
@@ -353,45 +352,68 @@ def _accept_encoding() -> str:
     return ", ".join(codings)
 
 
-def _set_socket_timeout(response: object, seconds: float) -> None:
-    """Bound the next read of *response* by the time left (http.client keeps its socket)."""
-    sock = getattr(getattr(getattr(response, "fp", None), "raw", None), "_sock", None)
-    if isinstance(sock, socket.socket):
-        sock.settimeout(max(seconds, 0.001))
+class _TimedOut(BaseException):
+    """The ``--timeout`` alarm rang (a BaseException, so that no ``except`` in urllib eats it)."""
+
+
+@contextlib.contextmanager
+def _deadline(seconds: float) -> Iterator[None]:
+    """Raise :class:`_TimedOut` in this thread after *seconds*, wherever it is blocked.
+
+    A socket timeout bounds each read only; a server that sends a byte every few seconds, in
+    its headers or its body, would go on forever. SIGALRM interrupts DNS, connect, TLS and
+    reads alike. Where there is no ``setitimer`` or this is not the main thread, the socket
+    timeout and the check between reads are the bound.
+    """
+
+    def ring(signum: int, frame: FrameType | None) -> None:
+        raise _TimedOut
+
+    try:
+        previous = signal.signal(signal.SIGALRM, ring)
+    except (AttributeError, ValueError):
+        yield
+        return
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def fetch(url: str, *, timeout: float, limit: int) -> tuple[bytes, str | None]:
     """GET *url*: the body with its Content-Encoding undone, and the Content-Type as received.
 
-    The whole exchange must end within *timeout* seconds, and the body (as received and as
-    decoded) must not exceed *limit* bytes.
+    The whole exchange (connection, headers, body) must end within *timeout* seconds, and the
+    body (as received and as decoded) must not exceed *limit* bytes.
     """
     deadline = time.monotonic() + timeout
     late = InputError(f"timed out after {timeout:g} s (--timeout)")
     headers = {"User-Agent": _USER_AGENT, "Accept-Encoding": _accept_encoding()}
     try:
         request = urllib.request.Request(url, headers=headers)
-        with urllib.request.urlopen(request, timeout=timeout) as response:
+        with (
+            _deadline(timeout),
+            urllib.request.urlopen(request, timeout=timeout) as response,
+        ):
             values = response.headers.get_all("Content-Type") or []
             codings = response.headers.get_all("Content-Encoding") or []
             chunks: list[bytes] = []
             size = 0
-            while True:
-                left = deadline - time.monotonic()
-                if left <= 0:
+            while chunk := response.read1(_READ_SIZE):
+                if time.monotonic() > deadline:
                     raise late
-                _set_socket_timeout(response, left)
-                chunk = response.read1(_READ_SIZE)
-                if not chunk:
-                    break
                 size += len(chunk)
                 if size > limit:
                     raise _too_large(limit)
                 chunks.append(chunk)
+    except _TimedOut:
+        raise late from None
     except urllib.error.HTTPError as error:
         raise InputError(f"HTTP {error.code} {error.reason}") from None
     except urllib.error.URLError as error:
-        if isinstance(error.reason, (socket.timeout, TimeoutError)):
+        if isinstance(error.reason, TimeoutError):
             raise late from None
         raise InputError(f"cannot fetch the URL: {error.reason}") from None
     except TimeoutError:
