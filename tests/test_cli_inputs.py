@@ -541,3 +541,38 @@ def test_write_atomically_removes_its_temporary_on_failure(
     with pytest.raises(_cli.OutputError, match="No space left"):
         _cli.write_atomically(tmp_path, ("a", "b.html"), b"x")
     assert [p.name for p in tmp_path.rglob("*")] == ["a"]
+
+
+def test_a_file_name_that_is_not_utf8_keeps_stdout_utf8(tmp_path: Path) -> None:
+    name = os.fsdecode(b"caf\xe9.html")
+    (tmp_path / name).write_bytes(b"<p>x</p>")
+    result = run(str(tmp_path), "--json")
+    assert result.returncode == EXIT_OK
+    record = json.loads(result.stdout.decode("utf-8"))  # strict: valid UTF-8
+    assert os.fsencode(record["input"]) == os.fsencode(str(tmp_path / name))
+
+
+def test_a_non_ascii_url_is_sent_percent_encoded(origin: str, tmp_path: Path) -> None:
+    serve("/%C3%BC.html", b"<p>u</p>", Content_Type="text/html")
+    result = run(origin + "/ü.html", "--out", str(tmp_path / "out"))
+    assert result.returncode == EXIT_OK, result.stderr
+    assert "/%C3%BC.html" in _Handler.seen
+    host = origin.removeprefix("http://").replace(":", "_")
+    assert (tmp_path / "out" / host / "ü.html").read_bytes() == to_utf8_document("<p>u</p>")
+
+
+def test_a_closed_stdout_is_not_a_traceback(tmp_path: Path) -> None:
+    for number in range(200):
+        (tmp_path / f"{number:03d}.html").write_bytes(b"<p>x</p>")
+    process = subprocess.Popen(
+        [str(COMMAND), str(tmp_path), "--no-summary"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.read(10)
+    process.stdout.close()
+    err = process.stderr.read()
+    process.stderr.close()
+    assert process.wait(timeout=30) == EXIT_OUTPUT
+    assert b"Traceback" not in err and b"Exception ignored" not in err

@@ -382,6 +382,30 @@ def _deadline(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
+def _iri_to_uri(url: str) -> str:
+    """*url* with a non-ASCII host in IDNA and other non-ASCII characters percent-encoded.
+
+    What a browser sends for ``http://bücher.example/ü``; urllib would raise instead.
+    """
+    if url.isascii():
+        return url
+    parts = urllib.parse.urlsplit(url)
+    netloc = parts.netloc
+    host = parts.hostname or ""
+    if not host.isascii():
+        try:
+            netloc = netloc.replace(host, host.encode("idna").decode("ascii"))
+        except UnicodeError:
+            raise ValueError(f"not a valid host name: {host!r}") from None
+
+    def quote(text: str) -> str:
+        return urllib.parse.quote(text, safe="".join(map(chr, range(0x21, 0x7F))))
+
+    return urllib.parse.urlunsplit(
+        (parts.scheme, netloc, quote(parts.path), quote(parts.query), quote(parts.fragment))
+    )
+
+
 def fetch(url: str, *, timeout: float, limit: int) -> tuple[bytes, str | None]:
     """GET *url*: the body with its Content-Encoding undone, and the Content-Type as received.
 
@@ -392,7 +416,7 @@ def fetch(url: str, *, timeout: float, limit: int) -> tuple[bytes, str | None]:
     late = InputError(f"timed out after {timeout:g} s (--timeout)")
     headers = {"User-Agent": _USER_AGENT, "Accept-Encoding": _accept_encoding()}
     try:
-        request = urllib.request.Request(url, headers=headers)
+        request = urllib.request.Request(_iri_to_uri(url), headers=headers)
         with (
             _deadline(timeout),
             urllib.request.urlopen(request, timeout=timeout) as response,
@@ -570,7 +594,9 @@ def _json_line(name: str, body: bytes, result: DecodeResult, out: str | None) ->
 def _emit(data: str | bytes) -> None:
     """Standard output gets UTF-8 bytes, whatever the locale says."""
     if isinstance(data, str):
-        data = data.encode("utf-8", "surrogateescape")
+        # A file name that is not UTF-8 carries lone surrogates: written as "\udcff", which
+        # is also JSON's escape for them, so the JSON lines stay valid UTF-8 and exact.
+        data = data.encode("utf-8", "backslashreplace")
     buffer = getattr(sys.stdout, "buffer", None)
     if buffer is None:  # a text stream without bytes underneath (tests, IDEs)
         sys.stdout.write(data.decode("utf-8", "replace"))
