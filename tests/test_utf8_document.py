@@ -197,3 +197,15 @@ def test_chromium_reads_an_xhtml_copy(chromium: tuple[Browser, PageServer]) -> N
             "[document.characterSet, document.querySelector('p').textContent]"
         )
         assert answer == ["UTF-8", page.sample]
+
+
+def test_the_html_prescan_view_of_an_xml_declaration() -> None:
+    # Out of bytes, the prescan's "get an XML encoding" finds `encoding` even after the
+    # declaration's ">"; decode_html acts on it, so it is rewritten (and only then).
+    text = '<?xml version="1.0"?><p>x encoding="koi8-r" é</p>'
+    assert decode_html(text.encode()).encoding == "KOI8-R"
+    document = to_utf8_document(text, bom=False)
+    assert document == text.replace("koi8-r", "utf-8").encode()
+    assert decode_html(document).text == text.replace("koi8-r", "utf-8")
+    kept = '<?xml version="1.0"?><meta charset=utf-8><p>encoding="koi8-r"</p>'
+    assert to_utf8_document(kept, bom=False) == kept.encode()

@@ -37,6 +37,7 @@ from .._prescan import (
     _OutOfBytes,
     extract_from_meta_content,
     get_an_attribute,
+    prescan,
     skip_attributes,
 )
 
@@ -180,17 +181,14 @@ def _head_spans(data: bytes) -> list[Span]:
     return spans
 
 
-def _xml_declaration_span(data: bytes) -> Span | None:
-    """The ``encoding`` value of an XML declaration at byte 0.
+def _xml_declaration_span(data: bytes, end: int) -> Span | None:
+    """The ``encoding`` value of an XML declaration at byte 0, looked for before *end*.
 
-    Read as the HTML Standard's "get an XML encoding" reads it, within the declaration (up to
-    its first ``>``): "XMLDecl ::= '<?xml' VersionInfo EncodingDecl? SDDecl? S? '?>'"
-    (XML 1.0, 2.8).
+    Read as the HTML Standard's "get an XML encoding" reads it: "Set encodingPosition to the
+    position of the first occurrence of the subsequence of bytes ... (`encoding`) at or after
+    the current encodingPosition", then ``=``, a quote, and the label up to the same quote.
     """
-    if not data.startswith(b"<?xml"):
-        return None
-    end = data.find(b">")
-    if end < 0:
+    if not data.startswith(b"<?xml") or data.find(b">") < 0:
         return None
     position = data.find(b"encoding", 0, end)
     if position < 0:
@@ -211,9 +209,19 @@ def _xml_declaration_span(data: bytes) -> Span | None:
 
 def _declaration_spans(data: bytes) -> list[Span]:
     spans = set(_prescan_spans(data)) | set(_head_spans(data))
-    xml = _xml_declaration_span(data)
+    # An XML reader reads the declaration itself: "XMLDecl ::= '<?xml' VersionInfo
+    # EncodingDecl? SDDecl? S? '?>'" (XML 1.0, 2.8), which ends at its first ">".
+    xml = _xml_declaration_span(data, data.find(b">"))
     if xml is not None:
         spans.add(xml)
+    # The HTML prescan, when it runs out of bytes, applies "get an XML encoding" to the first
+    # 1024 bytes, where it finds `encoding` even after the declaration's ">": rewrite the label
+    # exactly when the prescan would act on it.
+    found = prescan(data[:PRESCAN_LIMIT])
+    if found is not None and found.offset == 0 and data.startswith(b"<?xml"):
+        html_xml = _xml_declaration_span(data, min(len(data), PRESCAN_LIMIT))
+        if html_xml is not None:
+            spans.add(html_xml)
     chosen: list[Span] = []
     for start, end in sorted(spans):
         # Two tokenizations could in theory cut one tag differently; keep disjoint spans only.
