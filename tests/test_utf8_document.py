@@ -15,6 +15,8 @@ import bs4
 import lxml.etree
 import lxml.html
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from browser_decode import decode_body, decode_html, to_utf8_document
 from browser_decode._head_scan import head_scan
@@ -209,3 +211,47 @@ def test_the_html_prescan_view_of_an_xml_declaration() -> None:
     assert decode_html(document).text == text.replace("koi8-r", "utf-8")
     kept = '<?xml version="1.0"?><meta charset=utf-8><p>encoding="koi8-r"</p>'
     assert to_utf8_document(kept, bom=False) == kept.encode()
+
+
+_FRAGMENTS = [
+    '<meta charset="{}">',
+    "<meta charset={}>",
+    '<meta http-equiv="content-type" content="text/html; charset={}">',
+    "<meta content='charset={}' http-equiv=Content-Type>",
+    '<meta name=x content="charset={}">',
+    '<?xml version="1.0" encoding="{}"?>',
+    ' encoding="{}" ',
+    "<script>",
+    "</script>",
+    "<title>",
+    "</title>",
+    "<!--",
+    "-->",
+    "<head>",
+    "<body>",
+    "<p>é東</p>",
+    "x" * 300,
+    " ",
+    "<",
+    ">",
+    '"',
+    "'",
+]
+_LABELS = ["shift_jis", "koi8-r", "utf-16le", "UTF-8", "x-user-defined", "bogus", "gb2312", ""]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(_FRAGMENTS), st.sampled_from(_LABELS)), min_size=1, max_size=14
+    )
+)
+def test_decode_html_reads_any_bomless_copy_as_utf8(parts: list[tuple[str, str]]) -> None:
+    text = "".join(fragment.format(label) for fragment, label in parts)
+    document = to_utf8_document(text, bom=False)
+    result = decode_html(document)
+    assert result.encoding == "UTF-8", (document, result.provenance)
+    assert result.text == document.decode("utf-8")
+    with_bom = to_utf8_document(text)
+    assert with_bom == BOM + document
+    assert decode_html(with_bom).text == result.text
