@@ -12,7 +12,7 @@ copy unambiguous, and :func:`to_utf8_document` does both:
    that encoding with confidence certain"). So the copy stays UTF-8 even when a web server later
    sends it with a wrong ``charset``, which no ``<meta>`` can overrule, and for readers whose own
    declaration search is looser than a browser's (bs4 looks for ``charset=`` in any ``<meta>``
-   of the first 2 KiB, lxml honours a ``<meta>`` anywhere). The BOM is not part of the text:
+   of the first 2 KiB or 5%, lxml honours a ``<meta>`` anywhere). The BOM is not part of the text:
    every HTML, XML and WHATWG decoder removes it.
 2. **The declarations rewritten to ``utf-8``**, for readers that ignore a BOM or that see the
    text without it (XML parsers reject a UTF-8 BOM followed by ``encoding="shift_jis"``): every
