@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import gzip
 import http.server
+import io
 import json
 import os
 import signal
@@ -310,25 +311,19 @@ def test_wrong_command_lines_exit_2(tmp_path: Path, args: list[str]) -> None:
     assert b"Traceback" not in result.stderr
 
 
-def test_progress_can_be_forced_or_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    class Plain:
-        def __init__(self) -> None:
-            self.written = ""
-
+def test_progress_can_be_forced_or_refused() -> None:
+    class Terminal(io.StringIO):
         def isatty(self) -> bool:
             return True
 
-        def write(self, text: str) -> None:
-            self.written += text
-
-        def flush(self) -> None:
-            pass
-
-    assert _cli.Progress(3, Plain(), enabled=False).enabled is False  # type: ignore[arg-type]
-    assert _cli.Progress(3, Plain()).enabled is True  # type: ignore[arg-type]
+    assert _cli.Progress(3, Terminal(), enabled=False).enabled is False
+    assert _cli.Progress(3, Terminal()).enabled is True
+    assert _cli.Progress(3, io.StringIO()).enabled is False
+    assert _cli.Progress(3, io.StringIO(), enabled=True).enabled is True
     parser = _cli.build_parser()
     assert parser.parse_args(["x", "--progress"]).progress is True
     assert parser.parse_args(["x", "--no-progress"]).progress is False
+    assert parser.parse_args(["x"]).progress is None
 
 
 def test_url_hint_for_saved_files(tmp_path: Path) -> None:
