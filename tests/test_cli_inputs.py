@@ -273,6 +273,9 @@ def test_permission_denied_is_reported(
     assert "5 inputs, 1 decoded, 4 failed" in err
     records = [json.loads(line) for line in out.splitlines()]
     assert [r.get("error") for r in records] == [None, "cannot read: permission denied"]
+    code, _, err = _main([no_search, str(tmp_path / "site"), "--out", str(tmp_path / "o")], capsys)
+    assert code == EXIT_SOME_FAILED
+    assert (tmp_path / "o" / "a.html").exists()
 
 
 def test_a_file_that_vanishes_is_reported(

@@ -79,6 +79,10 @@ _READ_SIZE: Final = 1 << 16
 _MAX_NAME: Final = 200  # bytes in one path component written under --out
 _USER_AGENT: Final = f"browser-decode/{__version__} (+https://pypi.org/project/browser-decode/)"
 _NOT_REGULAR: Final = "not a regular file (a FIFO, device or socket): refused"
+# O_NONBLOCK: opening a FIFO without a writer must not hang before fstat refuses it.
+_OPEN_FLAGS: Final = os.O_RDONLY | sum(
+    getattr(os, flag, 0) for flag in ("O_NONBLOCK", "O_NOCTTY", "O_CLOEXEC", "O_BINARY")
+)
 
 
 class InputError(Exception):
@@ -327,8 +331,7 @@ def _too_large(limit: int) -> InputError:
 def read_file(path: str, limit: int) -> bytes:
     """The bytes of a regular file, at most *limit*; a FIFO or device is refused unopened."""
     try:
-        # O_NONBLOCK: opening a FIFO without a writer must not hang before fstat refuses it.
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+        fd = os.open(path, _OPEN_FLAGS)
     except OSError as error:
         raise InputError(f"cannot read: {_stat_reason(path, error)}") from None
     with os.fdopen(fd, "rb") as file:
@@ -503,7 +506,7 @@ def write_atomically(folder: Path, relative: Sequence[str], data: bytes) -> Path
     current = folder
     for part in relative[:-1]:
         current = current / part
-        if current.is_symlink():
+        if os.path.islink(current):
             raise OutputError(f"{current} is a symbolic link; not written through")
         try:
             current.mkdir(exist_ok=True)
@@ -512,9 +515,9 @@ def write_atomically(folder: Path, relative: Sequence[str], data: bytes) -> Path
         except OSError as error:
             raise OutputError(f"cannot create {current}: {_reason(error)}") from None
     target = current / relative[-1]
-    if target.is_symlink():
+    if os.path.islink(target):
         raise OutputError(f"{target} is a symbolic link; not replaced")
-    if target.is_dir():
+    if os.path.isdir(target):
         raise OutputError(f"{target} is a folder")
     temporary = None
     try:
@@ -710,14 +713,14 @@ def _check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) 
         parser.error("--text-only is for one input without --out or --json")
     if args.out is None:
         return
-    out = Path(args.out).resolve()
-    if out.exists() and not out.is_dir():
+    out = Path(os.path.realpath(args.out))
+    if os.path.lexists(args.out) and not os.path.isdir(args.out):
         parser.error(f"--out {args.out}: exists and is not a folder")
     for name in args.inputs:
         if name == "-" or _is_url(name):
             continue
-        path = Path(name).resolve()
-        if path.is_dir() and _within(out, path):
+        path = Path(os.path.realpath(name))
+        if os.path.isdir(path) and _within(out, path):
             parser.error(f"--out {args.out}: is the input folder {name} or inside it")
 
 
@@ -730,8 +733,10 @@ def _signals() -> Iterator[None]:
 
     previous = {}
     with contextlib.suppress(ValueError):  # not the main thread: leave the handlers alone
-        for signum in (signal.SIGTERM, signal.SIGHUP):
-            previous[signum] = signal.signal(signum, stop)
+        for name in ("SIGTERM", "SIGHUP"):
+            signum = getattr(signal, name, None)
+            if signum is not None:
+                previous[signum] = signal.signal(signum, stop)
     try:
         yield
     finally:
