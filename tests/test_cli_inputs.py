@@ -532,13 +532,45 @@ def test_a_killed_run_leaves_only_complete_files(tmp_path: Path, signum: int) ->
 def test_write_atomically_removes_its_temporary_on_failure(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def fail(src: str, dst: str) -> None:
+    written = _cli.write_atomically(tmp_path, ("a", "b.html"), b"x")
+    assert written == tmp_path / "a" / "b.html" and written.read_bytes() == b"x"
+    mask = os.umask(0o022)
+    os.umask(mask)
+    assert written.stat().st_mode & 0o777 == 0o666 & ~mask  # not the 0600 of a temporary
+
+    def fail(src: str, dst: str, **kwargs: int) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(os, "replace", fail)
     with pytest.raises(_cli.OutputError, match="No space left"):
-        _cli.write_atomically(tmp_path, ("a", "b.html"), b"x")
-    assert [p.name for p in tmp_path.rglob("*")] == ["a"]
+        _cli.write_atomically(tmp_path, ("a", "c.html"), b"y")
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["a", "b.html"]
+
+
+@pytest.mark.parametrize("by_descriptor", [True, False])
+def test_write_atomically_refuses_links_and_non_folders(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, by_descriptor: bool
+) -> None:
+    monkeypatch.setattr(_cli, "_BY_DESCRIPTOR", by_descriptor)  # False: where there is no dir_fd
+    assert _cli.write_atomically(tmp_path, ("new", "a.html"), b"x").read_bytes() == b"x"
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "link").symlink_to(outside)
+    (out / "file").write_bytes(b"")
+    (out / "dangling.html").symlink_to(outside / "new.html")
+    for relative, message in (
+        (("link", "a.html"), "is a symbolic link; not written through"),
+        (("file", "a.html"), "exists and is not a folder"),
+        (("dangling.html",), "is a symbolic link; not replaced"),
+        (("link",), "is a symbolic link; not replaced"),
+    ):
+        with pytest.raises(_cli.OutputError, match=message):
+            _cli.write_atomically(out, relative, b"x")
+    assert list(outside.iterdir()) == []
+    assert sorted(p.name for p in out.iterdir()) == ["dangling.html", "file", "link"]
+    assert [p.name for p in (tmp_path / "new").iterdir()] == ["a.html"]
 
 
 def test_a_file_name_that_is_not_utf8_keeps_stdout_utf8(tmp_path: Path) -> None:

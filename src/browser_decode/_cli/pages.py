@@ -29,7 +29,6 @@ import os
 import signal
 import stat
 import sys
-import tempfile
 import time
 import urllib.error
 import urllib.parse
@@ -497,51 +496,95 @@ def document_bytes(result: DecodeResult, content_type: str | None) -> bytes:
 # -- writing ------------------------------------------------------------------------------
 
 
+_DIR_FLAGS: Final = os.O_RDONLY | sum(
+    getattr(os, flag, 0) for flag in ("O_DIRECTORY", "O_NOFOLLOW", "O_CLOEXEC")
+)
+_NEW_FILE_FLAGS: Final = (
+    os.O_WRONLY
+    | os.O_CREAT
+    | os.O_EXCL
+    | sum(getattr(os, flag, 0) for flag in ("O_NOFOLLOW", "O_CLOEXEC", "O_BINARY"))
+)
+# Folders opened by descriptor, so that no folder can be swapped for a symbolic link between
+# the check and the write (POSIX); elsewhere the same steps by path.
+_BY_DESCRIPTOR: Final = {os.open, os.mkdir, os.stat, os.replace, os.unlink} <= os.supports_dir_fd
+
+
 def write_atomically(folder: Path, relative: Sequence[str], data: bytes) -> Path:
     """Write *data* to ``folder/relative`` under a temporary name, then rename it.
 
-    Never through a symbolic link: every folder on the way below *folder*, and the file
-    itself, must not be one. A run stopped midway leaves no file under the final name.
+    Never through a symbolic link: every folder below *folder* is opened with ``O_NOFOLLOW``
+    (a symbolic link is refused, whatever it points to), and the file is created
+    ``O_EXCL | O_NOFOLLOW`` under a hidden temporary name, then renamed over the final name (a
+    rename replaces a link, it never follows one; a link there is refused anyway). A run
+    stopped midway leaves no file under the final name.
     """
-    current = folder
-    for part in relative[:-1]:
-        current = current / part
-        if os.path.islink(current):
-            raise OutputError(f"{current} is a symbolic link; not written through")
-        try:
-            current.mkdir(exist_ok=True)
-        except FileExistsError:
-            raise OutputError(f"{current} exists and is not a folder") from None
-        except OSError as error:
-            raise OutputError(f"cannot create {current}: {_reason(error)}") from None
-    target = current / relative[-1]
-    if os.path.islink(target):
-        raise OutputError(f"{target} is a symbolic link; not replaced")
-    if os.path.isdir(target):
-        raise OutputError(f"{target} is a folder")
+    target = folder.joinpath(*relative)
+    fd = -1
     temporary = None
     try:
-        fd, temporary = tempfile.mkstemp(
-            dir=current, prefix=f".{relative[-1][:100]}.", suffix=".part"
-        )
-        with os.fdopen(fd, "wb") as file:
-            os.fchmod(file.fileno(), 0o666 & ~_umask())  # mkstemp's 0600 is for the temporary
+        fd = os.open(folder, _DIR_FLAGS & ~getattr(os, "O_NOFOLLOW", 0)) if _BY_DESCRIPTOR else -1
+        current = folder
+        for part in relative[:-1]:
+            current = current / part
+            fd = _enter(fd, current, part)
+        name = relative[-1]
+        where = {"dir_fd": fd} if _BY_DESCRIPTOR else {}
+        path = name if _BY_DESCRIPTOR else str(current / name)
+        try:
+            mode = os.stat(path, follow_symlinks=False, **where).st_mode
+        except FileNotFoundError:
+            mode = 0
+        if stat.S_ISLNK(mode):
+            raise OutputError(f"{target} is a symbolic link; not replaced")
+        if stat.S_ISDIR(mode):
+            raise OutputError(f"{target} is a folder")
+        temporary = f".{name[:100]}.{os.urandom(4).hex()}.part"
+        temporary_path = temporary if _BY_DESCRIPTOR else str(current / temporary)
+        # Mode 0o666 less the umask, as for any new file.
+        with os.fdopen(os.open(temporary_path, _NEW_FILE_FLAGS, 0o666, **where), "wb") as file:
             file.write(data)
-        os.replace(temporary, target)
+        if _BY_DESCRIPTOR:
+            os.replace(temporary, name, src_dir_fd=fd, dst_dir_fd=fd)
+        else:
+            os.replace(temporary_path, path)
         temporary = None
     except OSError as error:
         raise OutputError(f"cannot write {target}: {_reason(error)}") from None
     finally:
-        if temporary is not None:
+        if temporary is not None:  # failed or interrupted (KeyboardInterrupt, SIGTERM)
             with contextlib.suppress(OSError):
-                os.unlink(temporary)
+                if _BY_DESCRIPTOR:
+                    os.unlink(temporary, dir_fd=fd)
+                else:
+                    os.unlink(str(target.parent / temporary))
+        if fd >= 0:
+            os.close(fd)
     return target
 
 
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
+def _enter(fd: int, path: Path, part: str) -> int:
+    """Create (if needed) and open the folder *part* of *fd*: the new descriptor (*fd* closed)."""
+    try:
+        if _BY_DESCRIPTOR:
+            with contextlib.suppress(FileExistsError):
+                os.mkdir(part, dir_fd=fd)
+            child = os.open(part, _DIR_FLAGS, dir_fd=fd)
+            os.close(fd)
+            return child
+        if os.path.islink(path):
+            raise OSError(errno.ELOOP, "symbolic link", str(path))
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(path)
+        if not os.path.isdir(path):
+            raise OSError(errno.ENOTDIR, "not a folder", str(path))
+        return fd
+    except OSError as error:
+        if error.errno in (errno.ELOOP, errno.EMLINK) or os.path.islink(path):
+            raise OutputError(f"{path} is a symbolic link; not written through") from None
+        if error.errno == errno.ENOTDIR:
+            raise OutputError(f"{path} exists and is not a folder") from None
+        raise OutputError(f"cannot create {path}: {_reason(error)}") from None
 
 
 def _unique(relative: tuple[str, ...], taken: set[tuple[str, ...]]) -> tuple[str, ...]:
