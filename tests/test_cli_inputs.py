@@ -606,3 +606,30 @@ def test_a_closed_stdout_is_not_a_traceback(tmp_path: Path) -> None:
     process.stderr.close()
     assert process.wait(timeout=30) == EXIT_OUTPUT
     assert b"Traceback" not in err and b"Exception ignored" not in err
+
+
+@pytest.mark.parametrize(
+    ("url", "relative"),
+    [
+        ("http://h/a/b.html", ("h", "a", "b.html")),
+        ("http://h/a/", ("h", "a", "index.html")),
+        ("http://h", ("h", "index.html")),
+        ("http://h:8080/a/..", ("h_8080", "index.html")),
+        ("http://h/a/.%2e", ("h", "index.html")),
+        ("http://h/a/%2E%2e/%2e/b", ("h", "b")),
+        ("http://h/../../../../etc/passwd", ("h", "etc", "passwd")),
+        ("http://h/a%2Fb/c%5Cd", ("h", "a_b", "c_d")),
+        ("http://h/a\\..\\b", ("h", "a_.._b")),
+        ("http://h/x?q=../../y", ("h", "x_q%3D..%2F..%2Fy")),
+        ("http://../x", ("_..", "x")),
+        ("http://[::1]:8000/", ("__1_8000", "index.html")),
+        ("http://h/" + "é" * 300, ("h", "é" * 91 + "-" + "0" * 16)),
+    ],
+)
+def test_url_relative(url: str, relative: tuple[str, ...]) -> None:
+    got = _cli.url_relative(url)
+    if relative[-1].endswith("0" * 16):  # a long name: cut, then a digest
+        assert got[-1].startswith(relative[-1][:91]) and len(got[-1].encode()) <= 200
+    else:
+        assert got == relative
+    assert all(part not in ("", ".", "..") and "/" not in part for part in got)

@@ -217,7 +217,7 @@ def url_relative(url: str) -> tuple[str, ...]:
                 segments.pop()
         elif decoded not in ("", "."):
             segments.append(decoded)
-    if not segments or raw[-1] in ("", ".", "..", "%2e", "%2E") or parts.path.endswith("/"):
+    if not segments or urllib.parse.unquote(raw[-1]) in ("", ".", ".."):
         segments.append("index.html")
     if parts.query:
         segments[-1] += "_" + urllib.parse.quote(parts.query, safe="")
