@@ -18,6 +18,7 @@ import subprocess
 import sys
 import threading
 import time
+import types
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -633,3 +634,32 @@ def test_url_relative(url: str, relative: tuple[str, ...]) -> None:
     else:
         assert got == relative
     assert all(part not in ("", ".", "..") and "/" not in part for part in got)
+
+
+def test_binary_inputs_are_shown_when_provenance_says_so() -> None:
+    """``provenance.binary`` (from the detection stage) reaches the JSON and the summary."""
+
+    def result(binary: bool | None) -> object:
+        fields = dict(
+            encoding="windows-1252",
+            source="detected",
+            confidence="tentative",
+            label=None,
+            offset=None,
+            replacements=0,
+        )
+        if binary is not None:
+            fields["binary"] = binary
+        provenance = types.SimpleNamespace(**fields)
+        return types.SimpleNamespace(
+            provenance=provenance, encoding="windows-1252", source="detected", replacements=0
+        )
+
+    for binary in (True, False, None):
+        record = json.loads(_cli._json_line("x", b"\0", result(binary), None))  # type: ignore[arg-type]
+        assert record.get("binary") == binary
+    summary = _cli.Summary(inputs=2)
+    summary.add("a.bin", result(True))  # type: ignore[arg-type]
+    summary.add("b.html", result(False))  # type: ignore[arg-type]
+    assert "binary inputs (not text): 1\n    a.bin" in summary.render()
+    assert "binary=True" in _cli._header_line(result(True))  # type: ignore[arg-type]
