@@ -28,6 +28,7 @@ import lxml.html
 import pytest
 
 from browser_decode import decode_html, to_utf8_document
+from browser_decode._cli import output as _output
 from browser_decode._cli import pages as _cli
 from browser_decode._cli.common import (
     EXIT_ALL_FAILED,
@@ -533,7 +534,7 @@ def test_a_killed_run_leaves_only_complete_files(tmp_path: Path, signum: int) ->
 def test_write_atomically_removes_its_temporary_on_failure(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    written = _cli.write_atomically(tmp_path, ("a", "b.html"), b"x")
+    written = _output.write_atomically(tmp_path, ("a", "b.html"), b"x")
     assert written == tmp_path / "a" / "b.html" and written.read_bytes() == b"x"
     mask = os.umask(0o022)
     os.umask(mask)
@@ -543,8 +544,8 @@ def test_write_atomically_removes_its_temporary_on_failure(
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(os, "replace", fail)
-    with pytest.raises(_cli.OutputError, match="No space left"):
-        _cli.write_atomically(tmp_path, ("a", "c.html"), b"y")
+    with pytest.raises(_output.OutputError, match="No space left"):
+        _output.write_atomically(tmp_path, ("a", "c.html"), b"y")
     assert sorted(p.name for p in tmp_path.rglob("*")) == ["a", "b.html"]
 
 
@@ -552,8 +553,8 @@ def test_write_atomically_removes_its_temporary_on_failure(
 def test_write_atomically_refuses_links_and_non_folders(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, by_descriptor: bool
 ) -> None:
-    monkeypatch.setattr(_cli, "_BY_DESCRIPTOR", by_descriptor)  # False: where there is no dir_fd
-    assert _cli.write_atomically(tmp_path, ("new", "a.html"), b"x").read_bytes() == b"x"
+    monkeypatch.setattr(_output, "_BY_DESCRIPTOR", by_descriptor)  # False: where there is no dir_fd
+    assert _output.write_atomically(tmp_path, ("new", "a.html"), b"x").read_bytes() == b"x"
     outside = tmp_path / "outside"
     outside.mkdir()
     out = tmp_path / "out"
@@ -567,8 +568,8 @@ def test_write_atomically_refuses_links_and_non_folders(
         (("dangling.html",), "is a symbolic link; not replaced"),
         (("link",), "is a symbolic link; not replaced"),
     ):
-        with pytest.raises(_cli.OutputError, match=message):
-            _cli.write_atomically(out, relative, b"x")
+        with pytest.raises(_output.OutputError, match=message):
+            _output.write_atomically(out, relative, b"x")
     assert list(outside.iterdir()) == []
     assert sorted(p.name for p in out.iterdir()) == ["dangling.html", "file", "link"]
     assert [p.name for p in (tmp_path / "new").iterdir()] == ["a.html"]
@@ -628,7 +629,7 @@ def test_a_closed_stdout_is_not_a_traceback(tmp_path: Path) -> None:
     ],
 )
 def test_url_relative(url: str, relative: tuple[str, ...]) -> None:
-    got = _cli.url_relative(url)
+    got = _output.url_relative(url)
     if relative[-1].endswith("0" * 16):  # a long name: cut, then a digest
         assert got[-1].startswith(relative[-1][:91]) and len(got[-1].encode()) <= 200
     else:

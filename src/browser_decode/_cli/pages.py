@@ -12,27 +12,22 @@ Every input is bounded: ``--max-bytes`` (read, and after undoing a content codin
 URLs, ``--timeout`` (total, not per read). Files under ``--out`` are written under a hidden
 temporary name and renamed when complete; names derived from URLs never leave ``--out``.
 
-Exit status: the rule of :mod:`browser_decode._cli.common`, shared with ``warc``.
+Reading the inputs is :mod:`.inputs`, naming and writing the copies :mod:`.output`; this
+module decodes, prints and decides the exit status: the rule of :mod:`.common`, shared with
+``warc``.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-import errno
-import hashlib
-import http.client
 import importlib
 import io
 import json
 import os
 import signal
-import stat
 import sys
 import time
-import urllib.error
-import urllib.parse
-import urllib.request
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -42,8 +37,7 @@ from typing import IO, Final
 
 from .. import __version__
 from .._api import decode_html
-from .._content_coding import MAX_DECODED_BYTES, ContentCodingError, still_compressed
-from .._content_coding import undo_content_codings as _undo_content_codings
+from .._content_coding import still_compressed
 from .._decode_body import BodyKind, body_kind, decode_body
 from .._extract_mime_type import extract_mime_type
 from .._get_an_encoding import get_encoding
@@ -55,41 +49,21 @@ from .common import (
     exit_for_inputs,
     exit_for_signal,
 )
-
-#: A folder's pages are all its files (recursively) except hidden ones and
-#: those with one of these suffixes, which are never web pages.
-NOT_PAGE_SUFFIXES: Final = frozenset({
-    ".png", ".jpg", ".jpeg", ".gif", ".webp", ".avif", ".ico", ".bmp", ".tif", ".tiff", ".svgz",
-    ".mp3", ".mp4", ".m4a", ".ogg", ".webm", ".wav", ".avi", ".mov", ".woff", ".woff2", ".ttf",
-    ".otf", ".eot", ".zip", ".gz", ".tgz", ".bz2", ".xz", ".zst", ".7z", ".rar", ".tar", ".warc",
-    ".arc", ".pdf", ".exe", ".dll", ".so", ".dylib", ".pyc", ".class", ".jar", ".wasm", ".db",
-    ".sqlite", ".css", ".js", ".mjs", ".map", ".json", ".jsonl", ".csv", ".tsv", ".parquet",
-})  # fmt: skip
-_NO_PAGES: Final = (
-    "no pages in this folder (hidden files and images, archives, fonts, scripts, "
-    "styles and data files are not pages)"
+from .inputs import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_TIMEOUT,
+    InputError,
+    Source,
+    expand,
+    fetch,
+    is_url,
+    read_file,
+    reason,
+    too_large,
 )
+from .output import OutputError, unique, within, write_atomically
+
 _PROGRESS_AFTER: Final = 0.5  # seconds of work before a progress bar is shown
-#: The default total time for fetching one URL (connection, headers and body), in seconds.
-DEFAULT_TIMEOUT: Final = 30.0
-#: The default cap on one input, in bytes: as read, and again after undoing a content coding.
-DEFAULT_MAX_BYTES: Final = MAX_DECODED_BYTES
-_READ_SIZE: Final = 1 << 16
-_MAX_NAME: Final = 200  # bytes in one path component written under --out
-_USER_AGENT: Final = f"browser-decode/{__version__} (+https://pypi.org/project/browser-decode/)"
-_NOT_REGULAR: Final = "not a regular file (a FIFO, device or socket): refused"
-# O_NONBLOCK: opening a FIFO without a writer must not hang before fstat refuses it.
-_OPEN_FLAGS: Final = os.O_RDONLY | sum(
-    getattr(os, flag, 0) for flag in ("O_NONBLOCK", "O_NOCTTY", "O_CLOEXEC", "O_BINARY")
-)
-
-
-class InputError(Exception):
-    """One input could not be read; the batch goes on."""
-
-
-class OutputError(Exception):
-    """A decoded page could not be written under ``--out``."""
 
 
 class _Stopped(BaseException):
@@ -98,15 +72,6 @@ class _Stopped(BaseException):
     def __init__(self, signum: int) -> None:
         super().__init__(signum)
         self.signum = signum
-
-
-@dataclass(frozen=True)
-class Source:
-    """One input: a path, ``-`` or a URL; *relative* names its copy under ``--out``."""
-
-    name: str
-    relative: tuple[str, ...]
-    kind: str = "file"  # "file", "url" or "stdin"
 
 
 @dataclass
@@ -180,285 +145,12 @@ class Progress:
             self.shown = False
 
 
-# -- naming the copies --------------------------------------------------------------------
-
-
-def _safe_component(name: str) -> str:
-    """One path component that stays one component: no separator, NUL, ``.`` or ``..``."""
-    for bad in ("/", "\\", "\0"):
-        name = name.replace(bad, "_")
-    if name in ("", ".", ".."):
-        name = "_" + name
-    encoded = name.encode("utf-8", "surrogateescape")
-    if len(encoded) > _MAX_NAME:
-        digest = hashlib.sha256(encoded).hexdigest()[:16]
-        name = encoded[: _MAX_NAME - 17].decode("utf-8", "ignore") + "-" + digest
-    return name
-
-
-def url_relative(url: str) -> tuple[str, ...]:
-    """Where the copy of *url* goes under ``--out``: host, then the path's segments.
-
-    Dot segments are removed as the URL Standard does ("A double-dot URL path segment must be
-    ".." or an ASCII case-insensitive match for ".%2e", "%2e.", or "%2e%2e"", and a ".." never
-    climbs above the host), after percent-decoding, so no segment can leave ``--out``; a
-    backslash or an encoded ``/`` inside a segment becomes ``_``.
-    """
-    parts = urllib.parse.urlsplit(url)
-    host = parts.hostname or "_"
-    if parts.port is not None:
-        host += f"_{parts.port}"
-    segments: list[str] = []
-    raw = parts.path.split("/")
-    for segment in raw:
-        decoded = urllib.parse.unquote(segment)
-        if decoded == "..":
-            if segments:
-                segments.pop()
-        elif decoded not in ("", "."):
-            segments.append(decoded)
-    if not segments or urllib.parse.unquote(raw[-1]) in ("", ".", ".."):
-        segments.append("index.html")
-    if parts.query:
-        segments[-1] += "_" + urllib.parse.quote(parts.query, safe="")
-    return tuple(_safe_component(s) for s in (host.replace(":", "_"), *segments))
-
-
-# -- listing the inputs -------------------------------------------------------------------
-
-
-def _reason(error: OSError) -> str:
-    """A short, stable reason for an OS error on an input."""
-    reasons = {
-        errno.ENOENT: "no such file or folder",
-        errno.EACCES: "permission denied",
-        errno.EPERM: "permission denied",
-        errno.ELOOP: "symbolic link loop (too many levels of symbolic links)",
-        errno.ENOTDIR: "a part of the path is not a folder",
-        errno.ENAMETOOLONG: "file name too long",
-    }
-    return reasons.get(error.errno or 0, error.strerror or str(error))
-
-
-def _stat_reason(path: str, error: OSError) -> str:
-    if error.errno == errno.ENOENT and os.path.islink(path):
-        return "broken symbolic link"
-    return _reason(error)
-
-
-def _is_url(name: str) -> bool:
-    return name.lower().startswith(("http://", "https://"))
-
-
-def _is_page(name: str) -> bool:
-    return not name.startswith(".") and Path(name).suffix.lower() not in NOT_PAGE_SUFFIXES
-
-
-def _walk(folder: str) -> tuple[list[Source], list[tuple[str, str]]]:
-    """The pages of *folder*, and every folder or file under it that could not be read."""
-    pages: list[Source] = []
-    errors: list[tuple[str, str]] = []
-
-    def unreadable(error: OSError) -> None:
-        errors.append((str(error.filename), f"cannot list the folder: {_reason(error)}"))
-
-    for root, dirs, files in os.walk(folder, onerror=unreadable):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        for name in sorted(files):
-            if not _is_page(name):
-                continue
-            path = os.path.join(root, name)
-            try:
-                mode = os.stat(path).st_mode
-            except OSError as error:
-                errors.append((path, _stat_reason(path, error)))
-                continue
-            if not stat.S_ISREG(mode):
-                errors.append((path, _NOT_REGULAR))
-                continue
-            relative = Path(os.path.relpath(path, folder)).parts
-            pages.append(Source(path, tuple(_safe_component(p) for p in relative)))
-    return pages, errors
-
-
-def expand(names: Sequence[str]) -> tuple[list[Source], list[tuple[str, str]]]:
-    """The inputs to decode, and the errors found while listing them."""
-    sources: list[Source] = []
-    errors: list[tuple[str, str]] = []
-    for name in names:
-        if name == "-":
-            sources.append(Source(name, ("stdin.html",), "stdin"))
-            continue
-        if _is_url(name):
-            try:
-                parts = urllib.parse.urlsplit(name)
-                _ = parts.port  # raises ValueError for a port that is not a number
-                if not parts.hostname:
-                    raise ValueError("no host")
-                sources.append(Source(name, url_relative(name), "url"))
-            except ValueError as error:
-                errors.append((name, f"not a valid URL ({error})"))
-            continue
-        try:
-            mode = os.stat(name).st_mode
-        except OSError as error:
-            errors.append((name, _stat_reason(name, error)))
-            continue
-        except ValueError as error:  # an embedded NUL
-            errors.append((name, f"not a valid path ({error})"))
-            continue
-        if stat.S_ISDIR(mode):
-            pages, problems = _walk(name)
-            if not pages and not problems:
-                problems = [(name, _NO_PAGES)]
-            sources.extend(pages)
-            errors.extend(problems)
-        elif stat.S_ISREG(mode):
-            sources.append(Source(name, (_safe_component(Path(name).name),)))
-        else:
-            errors.append((name, _NOT_REGULAR))
-    return sources, errors
-
-
-# -- reading ------------------------------------------------------------------------------
-
-
-def _too_large(limit: int) -> InputError:
-    return InputError(f"larger than --max-bytes ({limit:,} bytes)")
-
-
-def read_file(path: str, limit: int) -> bytes:
-    """The bytes of a regular file, at most *limit*; a FIFO or device is refused unopened."""
-    try:
-        fd = os.open(path, _OPEN_FLAGS)
-    except OSError as error:
-        raise InputError(f"cannot read: {_stat_reason(path, error)}") from None
-    with os.fdopen(fd, "rb") as file:
-        try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                raise InputError(_NOT_REGULAR)
-            data = file.read(limit + 1)
-        except OSError as error:
-            raise InputError(f"cannot read: {_reason(error)}") from None
-    if len(data) > limit:
-        raise _too_large(limit)
-    return data
-
-
-def _accept_encoding() -> str:
-    codings = ["gzip", "deflate"]
-    for coding, module in (("br", "brotli"), ("zstd", "zstandard")):
-        with contextlib.suppress(ImportError):
-            importlib.import_module(module)
-            codings.append(coding)
-    return ", ".join(codings)
-
-
-class _TimedOut(BaseException):
-    """The ``--timeout`` alarm rang (a BaseException, so that no ``except`` in urllib eats it)."""
-
-
-@contextlib.contextmanager
-def _deadline(seconds: float) -> Iterator[None]:
-    """Raise :class:`_TimedOut` in this thread after *seconds*, wherever it is blocked.
-
-    A socket timeout bounds each read only; a server that sends a byte every few seconds, in
-    its headers or its body, would go on forever. SIGALRM interrupts DNS, connect, TLS and
-    reads alike. Where there is no ``setitimer`` or this is not the main thread, the socket
-    timeout and the check between reads are the bound.
-    """
-
-    def ring(signum: int, frame: FrameType | None) -> None:
-        raise _TimedOut
-
-    try:
-        previous = signal.signal(signal.SIGALRM, ring)
-    except (AttributeError, ValueError):
-        yield
-        return
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
-def _iri_to_uri(url: str) -> str:
-    """*url* with a non-ASCII host in IDNA and other non-ASCII characters percent-encoded.
-
-    What a browser sends for ``http://bücher.example/ü``; urllib would raise instead.
-    """
-    if url.isascii():
-        return url
-    parts = urllib.parse.urlsplit(url)
-    netloc = parts.netloc
-    host = parts.hostname or ""
-    if not host.isascii():
-        try:
-            netloc = netloc.replace(host, host.encode("idna").decode("ascii"))
-        except UnicodeError:
-            raise ValueError(f"not a valid host name: {host!r}") from None
-
-    def quote(text: str) -> str:
-        return urllib.parse.quote(text, safe="".join(map(chr, range(0x21, 0x7F))))
-
-    return urllib.parse.urlunsplit(
-        (parts.scheme, netloc, quote(parts.path), quote(parts.query), quote(parts.fragment))
-    )
-
-
-def fetch(url: str, *, timeout: float, limit: int) -> tuple[bytes, str | None]:
-    """GET *url*: the body with its Content-Encoding undone, and the Content-Type as received.
-
-    The whole exchange (connection, headers, body) must end within *timeout* seconds, and the
-    body (as received and as decoded) must not exceed *limit* bytes.
-    """
-    deadline = time.monotonic() + timeout
-    late = InputError(f"timed out after {timeout:g} s (--timeout)")
-    headers = {"User-Agent": _USER_AGENT, "Accept-Encoding": _accept_encoding()}
-    try:
-        request = urllib.request.Request(_iri_to_uri(url), headers=headers)
-        with (
-            _deadline(timeout),
-            urllib.request.urlopen(request, timeout=timeout) as response,
-        ):
-            values = response.headers.get_all("Content-Type") or []
-            codings = response.headers.get_all("Content-Encoding") or []
-            chunks: list[bytes] = []
-            size = 0
-            while chunk := response.read1(_READ_SIZE):
-                if time.monotonic() > deadline:
-                    raise late
-                size += len(chunk)
-                if size > limit:
-                    raise _too_large(limit)
-                chunks.append(chunk)
-    except _TimedOut:
-        raise late from None
-    except urllib.error.HTTPError as error:
-        raise InputError(f"HTTP {error.code} {error.reason}") from None
-    except urllib.error.URLError as error:
-        if isinstance(error.reason, TimeoutError):
-            raise late from None
-        raise InputError(f"cannot fetch the URL: {error.reason}") from None
-    except TimeoutError:
-        raise late from None
-    except (OSError, ValueError, http.client.HTTPException) as error:
-        raise InputError(f"cannot fetch the URL: {error or type(error).__name__}") from None
-    try:
-        body = _undo_content_codings(b"".join(chunks), ", ".join(codings), limit=limit)
-    except ContentCodingError as error:
-        raise InputError(f"{error.reason}: {error}") from None
-    return body, ", ".join(values) if values else None
-
-
 def read(source: Source, args: argparse.Namespace) -> tuple[bytes, str | None]:
     """One input's bytes (bounded) and the Content-Type it came with."""
     if source.kind == "stdin":
         data = sys.stdin.buffer.read(args.max_bytes + 1)
         if len(data) > args.max_bytes:
-            raise _too_large(args.max_bytes)
+            raise too_large(args.max_bytes)
         header = None
     elif source.kind == "url":
         data, header = fetch(source.name, timeout=args.timeout, limit=args.max_bytes)
@@ -491,115 +183,6 @@ def _kind(content_type: str | None) -> BodyKind:
 def document_bytes(result: DecodeResult, content_type: str | None) -> bytes:
     """What ``--out`` and ``--text-only`` write: the UTF-8 document (JSON without a BOM)."""
     return to_utf8_document(result.text, bom=_kind(content_type) is not BodyKind.JSON)
-
-
-# -- writing ------------------------------------------------------------------------------
-
-
-_DIR_FLAGS: Final = os.O_RDONLY | sum(
-    getattr(os, flag, 0) for flag in ("O_DIRECTORY", "O_NOFOLLOW", "O_CLOEXEC")
-)
-_NEW_FILE_FLAGS: Final = (
-    os.O_WRONLY
-    | os.O_CREAT
-    | os.O_EXCL
-    | sum(getattr(os, flag, 0) for flag in ("O_NOFOLLOW", "O_CLOEXEC", "O_BINARY"))
-)
-# Folders opened by descriptor, so that no folder can be swapped for a symbolic link between
-# the check and the write (POSIX); elsewhere the same steps by path.
-_BY_DESCRIPTOR: Final = {os.open, os.mkdir, os.stat, os.replace, os.unlink} <= os.supports_dir_fd
-
-
-def write_atomically(folder: Path, relative: Sequence[str], data: bytes) -> Path:
-    """Write *data* to ``folder/relative`` under a temporary name, then rename it.
-
-    Never through a symbolic link: every folder below *folder* is opened with ``O_NOFOLLOW``
-    (a symbolic link is refused, whatever it points to), and the file is created
-    ``O_EXCL | O_NOFOLLOW`` under a hidden temporary name, then renamed over the final name (a
-    rename replaces a link, it never follows one; a link there is refused anyway). A run
-    stopped midway leaves no file under the final name.
-    """
-    target = folder.joinpath(*relative)
-    fd = -1
-    temporary = None
-    try:
-        fd = os.open(folder, _DIR_FLAGS & ~getattr(os, "O_NOFOLLOW", 0)) if _BY_DESCRIPTOR else -1
-        current = folder
-        for part in relative[:-1]:
-            current = current / part
-            fd = _enter(fd, current, part)
-        name = relative[-1]
-        where = {"dir_fd": fd} if _BY_DESCRIPTOR else {}
-        path = name if _BY_DESCRIPTOR else str(current / name)
-        try:
-            mode = os.stat(path, follow_symlinks=False, **where).st_mode
-        except FileNotFoundError:
-            mode = 0
-        if stat.S_ISLNK(mode):
-            raise OutputError(f"{target} is a symbolic link; not replaced")
-        if stat.S_ISDIR(mode):
-            raise OutputError(f"{target} is a folder")
-        temporary = f".{name[:100]}.{os.urandom(4).hex()}.part"
-        temporary_path = temporary if _BY_DESCRIPTOR else str(current / temporary)
-        # Mode 0o666 less the umask, as for any new file.
-        with os.fdopen(os.open(temporary_path, _NEW_FILE_FLAGS, 0o666, **where), "wb") as file:
-            file.write(data)
-        if _BY_DESCRIPTOR:
-            os.replace(temporary, name, src_dir_fd=fd, dst_dir_fd=fd)
-        else:
-            os.replace(temporary_path, path)
-        temporary = None
-    except OSError as error:
-        raise OutputError(f"cannot write {target}: {_reason(error)}") from None
-    finally:
-        if temporary is not None:  # failed or interrupted (KeyboardInterrupt, SIGTERM)
-            with contextlib.suppress(OSError):
-                if _BY_DESCRIPTOR:
-                    os.unlink(temporary, dir_fd=fd)
-                else:
-                    os.unlink(str(target.parent / temporary))
-        if fd >= 0:
-            os.close(fd)
-    return target
-
-
-def _enter(fd: int, path: Path, part: str) -> int:
-    """Create (if needed) and open the folder *part* of *fd*: the new descriptor (*fd* closed)."""
-    try:
-        if _BY_DESCRIPTOR:
-            with contextlib.suppress(FileExistsError):
-                os.mkdir(part, dir_fd=fd)
-            child = os.open(part, _DIR_FLAGS, dir_fd=fd)
-            os.close(fd)
-            return child
-        if os.path.islink(path):
-            raise OSError(errno.ELOOP, "symbolic link", str(path))
-        with contextlib.suppress(FileExistsError):
-            os.mkdir(path)
-        if not os.path.isdir(path):
-            raise OSError(errno.ENOTDIR, "not a folder", str(path))
-        return fd
-    except OSError as error:
-        if error.errno in (errno.ELOOP, errno.EMLINK) or os.path.islink(path):
-            raise OutputError(f"{path} is a symbolic link; not written through") from None
-        if error.errno == errno.ENOTDIR:
-            raise OutputError(f"{path} exists and is not a folder") from None
-        raise OutputError(f"cannot create {path}: {_reason(error)}") from None
-
-
-def _unique(relative: tuple[str, ...], taken: set[tuple[str, ...]]) -> tuple[str, ...]:
-    candidate, number = relative, 1
-    while candidate in taken:
-        number += 1
-        stem, dot, suffix = relative[-1].rpartition(".")
-        name = f"{stem}-{number}.{suffix}" if dot and stem else f"{relative[-1]}-{number}"
-        candidate = (*relative[:-1], name)
-    taken.add(candidate)
-    return candidate
-
-
-def _within(path: Path, folder: Path) -> bool:
-    return path == folder or folder in path.parents
 
 
 # -- output -------------------------------------------------------------------------------
@@ -760,10 +343,10 @@ def _check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) 
     if os.path.lexists(args.out) and not os.path.isdir(args.out):
         parser.error(f"--out {args.out}: exists and is not a folder")
     for name in args.inputs:
-        if name == "-" or _is_url(name):
+        if name == "-" or is_url(name):
             continue
         path = Path(os.path.realpath(name))
-        if os.path.isdir(path) and _within(out, path):
+        if os.path.isdir(path) and within(out, path):
             parser.error(f"--out {args.out}: is the input folder {name} or inside it")
 
 
@@ -846,7 +429,7 @@ def _run(args: argparse.Namespace, summary: Summary) -> int:
         try:
             out_dir.mkdir(parents=True, exist_ok=True)
         except OSError as error:
-            _error(str(out_dir), f"cannot create the --out folder: {_reason(error)}")
+            _error(str(out_dir), f"cannot create the --out folder: {reason(error)}")
             return EXIT_OUTPUT
     inputs = {os.path.realpath(s.name) for s in sources if s.kind == "file"}
     taken: set[tuple[str, ...]] = set()
@@ -858,7 +441,7 @@ def _run(args: argparse.Namespace, summary: Summary) -> int:
             result = decode(source, body, header, args)
             written = None
             if out_dir is not None:
-                relative = _unique(source.relative, taken)
+                relative = unique(source.relative, taken)
                 target = out_dir.joinpath(*relative)
                 if os.path.realpath(target) in inputs:
                     raise OutputError(f"{target} is an input file; not overwritten")
