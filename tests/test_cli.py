@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import itertools
 import json
@@ -13,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from browser_decode import decode_html
+from browser_decode import Provenance, decode_html, to_utf8_document
 from browser_decode._cli import pages as _cli
+from browser_decode._cli.common import EXIT_ALL_FAILED, EXIT_USAGE
 
 from .conftest import EXAMPLES, PAGES_BY_NAME
 
@@ -102,15 +104,11 @@ def test_folder_json_lines_and_summary(folder: Path) -> None:
     assert records["c"]["encoding"] == "EUC-KR" and records["c"]["label"] == "euc-kr"
     assert records["bad.html"]["replacements"] == 1
     assert records["a.html"]["bytes"] == (folder / "a.html").stat().st_size
-    assert set(records["c"]) == {
-        "input",
-        "encoding",
-        "source",
-        "confidence",
-        "label",
-        "replacements",
-        "bytes",
-    }
+    fields = {field.name for field in dataclasses.fields(Provenance)}
+    assert set(records["c"]) == {"input", "bytes"} | fields
+    stored = {key: records["c"][key] for key in fields}
+    c_body = (folder / "sub" / "deeper" / "c").read_bytes()
+    assert Provenance.from_dict(stored) == decode_html(c_body).provenance
     summary = result.stderr
     assert "4 inputs, 4 decoded, 0 failed" in summary
     assert "pages with replacement characters (U+FFFD): 1" in summary
@@ -123,9 +121,10 @@ def test_out_dir_gets_utf8_copies(folder: Path, tmp_path: Path) -> None:
     result = run(str(folder), "--out", str(out))
     assert result.returncode == 0, result.stderr
     assert result.stdout == ""  # --out without --json: only the summary, on stderr
-    assert (out / "a.html").read_text(
-        encoding="utf-8"
-    ) == "<meta charset=windows-1252><p>café €</p>"
+    # The copy is a UTF-8 document: BOM first, the declaration rewritten, the text unchanged.
+    assert (
+        out / "a.html"
+    ).read_bytes() == b"\xef\xbb\xbf" + "<meta charset=utf-8><p>café €</p>".encode()
     assert (out / "sub" / "deeper" / "c").read_text(encoding="utf-8").endswith("한")
     assert not (out / "notes.json").exists() and not (out / ".hidden.html").exists()
 
@@ -168,7 +167,7 @@ def test_many_urls_and_files(server: str) -> None:
 
 def test_missing_file_is_a_clear_error() -> None:
     result = run("no/such/page.html")
-    assert result.returncode == 2
+    assert result.returncode == EXIT_ALL_FAILED
     assert result.stdout == ""
     assert result.stderr == "browser-decode: no/such/page.html: no such file or folder\n"
 
@@ -184,7 +183,7 @@ def test_one_bad_input_does_not_stop_the_batch(folder: Path) -> None:
 def test_folder_without_pages(tmp_path: Path) -> None:
     (tmp_path / "data.json").write_text("{}")
     result = run(str(tmp_path))
-    assert result.returncode == 2
+    assert result.returncode == EXIT_ALL_FAILED
     assert f"browser-decode: {tmp_path}: no pages in this folder" in result.stderr
 
 
@@ -197,7 +196,7 @@ def _closed_port() -> int:
 def test_unreachable_url() -> None:
     url = f"http://127.0.0.1:{_closed_port()}/page"
     result = run(url)
-    assert result.returncode == 2
+    assert result.returncode == EXIT_ALL_FAILED
     assert result.stderr.startswith(f"browser-decode: {url}: cannot fetch the URL:")
 
 
@@ -210,8 +209,8 @@ def test_http_error_status_is_reported(server: str) -> None:
 
 
 def test_bad_arguments_exit_2() -> None:
-    assert run().returncode == 2
-    assert run("--no-such-option", "x").returncode == 2
+    assert run().returncode == EXIT_USAGE
+    assert run("--no-such-option", "x").returncode == EXIT_USAGE
 
 
 def test_warc_subcommand_help() -> None:
@@ -264,4 +263,6 @@ def test_decoded_copies_match_the_library(folder: Path, tmp_path: Path) -> None:
     for path in folder.rglob("*"):
         copy = out / path.relative_to(folder)
         if copy.is_file():
-            assert copy.read_text(encoding="utf-8") == decode_html(path.read_bytes()).text
+            data = copy.read_bytes()
+            assert data == to_utf8_document(decode_html(path.read_bytes()).text)
+            assert decode_html(data).text == data[3:].decode("utf-8")

@@ -60,3 +60,9 @@ def test_content_coding_error_is_public() -> None:
     for error in (BadCoding, TooLarge, UnsupportedCoding):
         assert issubclass(error, browser_decode.ContentCodingError)
     assert issubclass(browser_decode.ContentCodingError, ValueError)
+
+
+def test_to_utf8_document_is_public() -> None:
+    assert browser_decode.to_utf8_document('<meta charset="koi8-r">', bom=False) == (
+        b'<meta charset="utf-8">'
+    )

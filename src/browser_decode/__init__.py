@@ -47,6 +47,7 @@ from ._result import Confidence, DecodeResult, Provenance, Source
 from ._streaming import StreamDecoder
 from ._text.normalize import normalize_for_matching
 from ._text.repair import RepairResult, RepairStatus, RepairStep, repair
+from ._text.utf8_document import to_utf8_document
 
 __all__ = [
     "Confidence",
@@ -68,6 +69,7 @@ __all__ = [
     "httpx_default_encoding",
     "normalize_for_matching",
     "repair",
+    "to_utf8_document",
 ]
 __version__ = "0.1.0"
 
