@@ -19,11 +19,9 @@ from pathlib import Path
 
 import pytest
 
-
-
-from browser_decode.warc import _archive as _warc  # noqa: E402
-from browser_decode.warc import _cli as _warc_cli  # noqa: E402
-from browser_decode.warc import _run as _warc_run  # noqa: E402
+from browser_decode.warc import _archive as _warc
+from browser_decode.warc import _cli as _warc_cli
+from browser_decode.warc import _run as _warc_run
 
 # --------------------------------------------------------------------------- builder
 

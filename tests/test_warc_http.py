@@ -12,8 +12,8 @@ import pytest
 from browser_decode.warc import _cli as _warc_cli
 from browser_decode.warc._http import (
     BrokenRecord,
-    dechunk,
     content_type_essence,
+    dechunk,
     decode_payload,
     page_kind,
     parse_response,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import bisect
 import os
+import re
 import zlib
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -95,6 +96,7 @@ _INFLATE_STEP: Final = 1 << 20
 _GZIP_MAGIC: Final = b"\x1f\x8b"
 # "version = "WARC/1.1" CRLF" (WARC 1.1, section 4); WARC/1.0 files are read alike.
 _VERSION: Final = b"WARC/1."
+_VERSION_LINE: Final = re.compile(rb"WARC/1\.[0-9]+\r\n")
 # "warc-record = header CRLF block CRLF CRLF" -- WARC 1.1, section 4
 _TRAILER: Final = b"\r\n\r\n"
 
@@ -479,7 +481,10 @@ def _parse(
             header_end = None
             if stream.peek(len(_VERSION)) == _VERSION:
                 header_end = stream.find(b"\r\n\r\n", _HEADER_LIMIT)
-            fields = {} if header_end is None else _warc_fields(stream.peek(header_end))
+            header = b"" if header_end is None else stream.peek(header_end)
+            if _VERSION_LINE.match(header) is None:
+                header_end = None
+            fields = {} if header_end is None else _warc_fields(header)
             length_field = fields.get("content-length", "")
             if header_end is None or not length_field.isdigit():
                 if header_end is None and stream.ended and stream.peek(5) == b"WARC/":

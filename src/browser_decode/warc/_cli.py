@@ -287,10 +287,11 @@ def _inputs(files: list[str]) -> tuple[list[str], int]:
     failed = 0
     for path in files:
         try:
-            with open(path, "rb") as handle:
-                if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-                    raise IsADirectoryError(0, "not a regular file")
-            paths.append(path)
+            # Checked before opening: opening a FIFO would wait for a writer.
+            if not stat.S_ISREG(os.stat(path).st_mode):
+                raise IsADirectoryError(0, "not a regular file")
+            with open(path, "rb"):
+                paths.append(path)
         except OSError as error:
             reason = error.strerror or str(error)
             print(f"browser-decode warc: cannot read {path}: {reason}", file=sys.stderr)
