@@ -398,3 +398,64 @@ def test_max_page_bytes(tmp_path: Path) -> None:
     assert result.returncode == 0
     assert "too large (over 2,000 bytes)" in result.stderr
     assert [json.loads(line)["url"] for line in out.read_text().splitlines()] == ["http://e/"]
+
+
+def test_both_inflaters_agree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ISA-L (the [warc] extra) and the standard library's zlib read every archive alike."""
+    import zlib
+
+    members = [gzip.compress(r, mtime=0) for r in records(CASES * 3)]
+    members[4] = members[4][:-12]
+    members[9] = members[9][:20] + b"\xff" * 20 + members[9][40:]
+    members.insert(7, b"junk")
+    members[12] = gzip.compress(lie(records(CASES)[3], 300), mtime=0)
+    path = tmp_path / "a.warc.gz"
+    path.write_bytes(b"".join(members))
+    assert _warc._decompressobj is not zlib.decompressobj  # isal is installed by [warc]
+    fast = read(path)
+    monkeypatch.setattr(_warc, "_decompressobj", zlib.decompressobj)
+    monkeypatch.setattr(_warc, "_INFLATE_ERRORS", (zlib.error,))
+    assert read(path) == fast
+    assert sum(fast[1].skipped.values()) > 10
+
+
+def test_offsets_of_members_across_read_boundaries(tmp_path: Path) -> None:
+    """Members that straddle the reader's 64 KiB reads: exact lengths, same for every --jobs."""
+    import base64
+    import random
+
+    rng = random.Random(5)
+    cases = tuple(
+        Case(
+            f"http://r/{n}",
+            http_response(
+                b"<p>" + base64.b64encode(rng.randbytes(rng.randrange(5000, 40000))),
+                "Content-Type: text/html",
+            ),
+        )
+        for n in range(40)
+    )
+    path = write(tmp_path / "a.warc.gz", records(cases), gz=True)
+    data = path.read_bytes()
+
+    class Collect:
+        def __init__(self) -> None:
+            self.lines: list[bytes] = []
+
+        def add(self, page: dict[str, object]) -> None:
+            self.lines.append(_warc_run.to_json_line(page))
+
+        def add_part(self, part: object) -> None:
+            self.lines.extend(part)  # type: ignore[call-overload]
+
+    one, two = Collect(), Collect()
+    _warc_run.stream([str(path)], one, jobs=1)
+    _warc_run.stream([str(path)], two, jobs=2, chunk_bytes=50000)
+    assert one.lines == two.lines
+    ends = set()
+    for line in one.lines:
+        page = json.loads(line)
+        raw = gzip.decompress(data[page["offset"] : page["offset"] + page["length"]])
+        assert raw.count(b"WARC/1.1\r\n") == 1 and raw.endswith(b"\r\n\r\n")
+        ends.add(page["offset"] + page["length"])
+    assert len(ends) == 40 and max(ends) == len(data)

@@ -15,6 +15,7 @@ nothing but the path and returns plain dicts.
 from __future__ import annotations
 
 import bisect
+import importlib
 import os
 import re
 import zlib
@@ -31,6 +32,7 @@ from ._http import (
     BrokenRecord,
     decode_payload,
     essence_of,
+    header_content_type,
     page_kind,
     parse_response,
 )
@@ -99,6 +101,22 @@ _VERSION: Final = b"WARC/1."
 _VERSION_LINE: Final = re.compile(rb"WARC/1\.[0-9]+\r\n")
 # "warc-record = header CRLF block CRLF CRLF" -- WARC 1.1, section 4
 _TRAILER: Final = b"\r\n\r\n"
+
+
+def _inflater() -> tuple[Callable[[int], Any], tuple[type[Exception], ...]]:
+    """``decompressobj`` and its errors: ISA-L's (``isal``, about 1.7x faster) if installed.
+
+    Both implement DEFLATE (RFC 1951) and gzip framing (RFC 1952) exactly; only speed
+    differs. ``isal`` comes with ``pip install -e '.[warc]'``.
+    """
+    try:
+        isal_zlib = importlib.import_module("isal.isal_zlib")
+    except ImportError:
+        return zlib.decompressobj, (zlib.error,)
+    return isal_zlib.decompressobj, (zlib.error, isal_zlib.error)
+
+
+_decompressobj, _INFLATE_ERRORS = _inflater()
 
 
 class _Gap(Exception):
@@ -291,7 +309,7 @@ class _GzipStream(_Stream):
                 if not self.feed.startswith(_GZIP_MAGIC):
                     self._lost(here + 1)
                     raise _Gap("bytes that are no gzip member")
-                self.decompressor = zlib.decompressobj(16 + zlib.MAX_WBITS)
+                self.decompressor = _decompressobj(16 + zlib.MAX_WBITS)
                 self.units.append([self.end, here, -1])
             unit = self.units[-1]
             if not self.feed:
@@ -301,7 +319,7 @@ class _GzipStream(_Stream):
                     raise _Gap("truncated gzip member")
             try:
                 out: bytes = self.decompressor.decompress(self.feed, _INFLATE_STEP)
-            except zlib.error:
+            except _INFLATE_ERRORS:
                 self._lost(unit[1] + 1)
                 raise _Gap("bad gzip data") from None
             if self.decompressor.eof:
@@ -324,7 +342,30 @@ class _GzipStream(_Stream):
         if not self.units:
             return logical
         unit = self._unit(logical - 1)
+        if unit[2] < 0 and unit is self.units[-1]:
+            self._finish_member()
         return unit[2] if unit[2] >= 0 else self.fed_end - len(self.feed)
+
+    def _finish_member(self) -> None:
+        """Read the current member to its end (its gzip trailer may not have been read)."""
+        while self.decompressor is not None and not self.decompressor.eof:
+            if not self.feed:
+                self.feed = self._read()
+                if not self.feed:
+                    return
+            try:
+                out: bytes = self.decompressor.decompress(self.feed, _INFLATE_STEP)
+            except _INFLATE_ERRORS:
+                return  # the next read reports it
+            self.buf += out
+            if self.decompressor.eof:
+                self.feed = self.decompressor.unused_data
+                self.units[-1][2] = self.fed_end - len(self.feed)
+                self.decompressor = None
+                return
+            self.feed = self.decompressor.unconsumed_tail
+            if out:
+                return  # the member goes on: its end is not near
 
     def mark(self) -> None:
         super().mark()
@@ -603,10 +644,10 @@ def wanted(record_type: str, head: bytes) -> bool:
     if record_type != "response":
         return False
     try:
-        response = parse_response(head)
+        content_type = header_content_type(head)
     except BrokenRecord:
         return True  # headers longer than the head, or broken: page_of says which
-    return page_kind(response.content_type, None) is not None
+    return page_kind(content_type, None) is not None
 
 
 def page_of(

@@ -90,8 +90,8 @@ def _get(headers: dict[str, list[str]], name: str) -> str | None:
     return None if values is None else ", ".join(values)
 
 
-def parse_response(block: bytes) -> HttpResponse:
-    """Split a ``response`` record's block into HTTP status, headers and payload."""
+def _split(block: bytes) -> tuple[bytes, int]:
+    """The header section of a response block and where its payload starts."""
     if not block.startswith(b"HTTP/"):
         raise BrokenRecord("broken: no HTTP status line")
     end = block.find(b"\r\n\r\n")
@@ -101,20 +101,35 @@ def parse_response(block: bytes) -> HttpResponse:
         end, sep = bare, 2
     if end == -1:
         raise BrokenRecord("broken: HTTP headers do not end")
-    head = block[:end]
-    status_line = head.split(b"\n", 1)[0].split(None, 2)
-    code = status_line[1] if len(status_line) > 1 else b""
+    return block[:end], end + sep
+
+
+def _fields(head: bytes) -> dict[str, list[str]]:
     # Only three fields matter here; the others are never decoded.
     headers: dict[str, list[str]] = {}
     for name, value in _WANTED.findall(head):
         key = ascii_lowercase(isomorphic_decode(name))
         headers.setdefault(key, []).append(isomorphic_decode(value.strip(b" \t\r")))
+    return headers
+
+
+def header_content_type(block: bytes) -> str | None:
+    """The Content-Type of a response block (its payload is not copied)."""
+    return _get(_fields(_split(block)[0]), "content-type")
+
+
+def parse_response(block: bytes) -> HttpResponse:
+    """Split a ``response`` record's block into HTTP status, headers and payload."""
+    head, start = _split(block)
+    status_line = head.split(b"\n", 1)[0].split(None, 2)
+    code = status_line[1] if len(status_line) > 1 else b""
+    headers = _fields(head)
     return HttpResponse(
         status=int(code) if code.isdigit() else None,
         content_type=_get(headers, "content-type"),
         transfer_encoding=_get(headers, "transfer-encoding"),
         content_encoding=_get(headers, "content-encoding"),
-        payload=block[end + sep :],
+        payload=block[start:],
     )
 
 
