@@ -459,3 +459,21 @@ def test_offsets_of_members_across_read_boundaries(tmp_path: Path) -> None:
         assert raw.count(b"WARC/1.1\r\n") == 1 and raw.endswith(b"\r\n\r\n")
         ends.add(page["offset"] + page["length"])
     assert len(ends) == 40 and max(ends) == len(data)
+
+
+@pytest.mark.parametrize("gz", [False, True], ids=["plain", "gzip"])
+@pytest.mark.parametrize("heads", [True, False], ids=["read", "index"])
+def test_a_skipped_record_running_over_many_members(tmp_path: Path, gz: bool, heads: bool) -> None:
+    """A non-page record whose Content-Length runs over several records (read without keeping
+    its block, and in the index pass): every record it ran into is still read."""
+    image = Case("http://i/", http_response(b"\x89PNG" + b"\0" * 3000, "Content-Type: image/png"))
+    members = records((image, *PAGE_CASES))
+    members[0] = lie(members[0], sum(map(len, members[1:4])) + 10)
+    path = write(tmp_path / "a.warc", members, gz)
+    items = list(_warc.iter_records(str(path), heads=heads))
+    found = [item for item in items if isinstance(item, _warc.Record)]
+    assert [r.uri for r in found] == [image.uri] + [c.uri for c in PAGE_CASES]
+    assert found[0].problem == MISMATCH
+    assert all(r.problem is None for r in found[1:])
+    if heads:
+        check_pages(read(path)[0], PAGE_CASES)

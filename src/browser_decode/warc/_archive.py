@@ -238,6 +238,9 @@ class _Stream:
             del self.buf[:drop]
             self.base = self.at
 
+    def prune(self) -> None:
+        """Forget what :meth:`rewind` would need to go back before ``at``."""
+
     def rewind(self, logical: int) -> None:
         """Continue from *logical* (an offset already passed)."""
         if logical >= self.base:
@@ -246,7 +249,7 @@ class _Stream:
         self.buf.clear()
         self.ended = False
         self.base = self.at = self._reopen(logical)
-        self.skip(logical - self.at)
+        self.skip(max(logical - self.at, 0))
 
 
 class _PlainStream(_Stream):
@@ -367,10 +370,9 @@ class _GzipStream(_Stream):
             if out:
                 return  # the member goes on: its end is not near
 
-    def mark(self) -> None:
-        super().mark()
-        # Members wholly before the mark are no longer needed for rewinding.
-        keep = bisect.bisect_right(self.units, self.base, key=lambda unit: unit[0]) - 1
+    def prune(self) -> None:
+        # Members wholly before the parser's place are no longer needed for rewinding.
+        keep = bisect.bisect_right(self.units, self.at, key=lambda unit: unit[0]) - 1
         if keep > 0:
             del self.units[:keep]
 
@@ -514,6 +516,7 @@ def _parse(
         record: Record | None = None
         try:
             stream.mark()
+            stream.prune()
             if not stream.need(len(_VERSION)):
                 if stream.end > stream.at and not in_junk:
                     yield "broken archive (bytes that are no WARC record)"

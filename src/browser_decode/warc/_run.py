@@ -225,7 +225,10 @@ def run(
         for task in plan(paths, chunk_bytes, cut=False):  # one process: whole files
             yield run_task(task, content, output, progress, limit)
         return
-    with ProcessPoolExecutor(jobs, mp_context=_context()) as pool:
+    pool = ProcessPoolExecutor(
+        jobs, mp_context=_context(), initializer=_worker_init, initargs=(os.getpid(),)
+    )
+    try:
         tasks = plan(paths, chunk_bytes)
         window: deque[Future[TaskResult]] = deque()
         for task in itertools.islice(tasks, 2 * jobs):
@@ -237,6 +240,8 @@ def run(
             if progress is not None:
                 progress(result.summary.records, result.span)
             yield result
+    finally:
+        _stop_workers(pool)
 
 
 # --------------------------------------------------------------------------- streaming
