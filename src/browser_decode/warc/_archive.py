@@ -90,7 +90,7 @@ class Task:
 
 
 #: How much of each block is read before deciding whether the record is a page.
-HEAD_BYTES: Final = 1 << 16
+HEAD_BYTES: Final = 1 << 13
 #: A WARC header longer than this is taken for bytes that are no record.
 _HEADER_LIMIT: Final = 1 << 16
 _PIECE: Final = 1 << 16
@@ -435,15 +435,20 @@ class Record:
     problem: str | None = None
 
 
+# "named-field = field-name ":" [ field-value ]" (WARC 1.1, section 4); names are
+# case-insensitive. Only the five fields read here are decoded; continuation lines are
+# not used by any of them.
+_WARC_FIELDS: Final = re.compile(
+    rb"^(warc-type|warc-record-id|warc-target-uri|warc-date|content-length)[ \t]*:[ \t]*"
+    rb"([^\r\n]*?)[ \t]*\r?$",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
 def _warc_fields(header: bytes) -> dict[str, str]:
-    # "named-field = field-name ":" [ field-value ]" (WARC 1.1, section 4); names are
-    # case-insensitive. Continuation lines are not used by any field read here.
     fields: dict[str, str] = {}
-    for line in header.split(b"\r\n")[1:]:
-        name, colon, value = line.partition(b":")
-        if colon:
-            key = name.strip().lower().decode("ascii", "replace")
-            fields.setdefault(key, value.strip().decode("utf-8", "replace"))
+    for name, value in _WARC_FIELDS.findall(header):
+        fields.setdefault(name.lower().decode("ascii"), value.decode("utf-8", "replace"))
     return fields
 
 
@@ -532,7 +537,7 @@ def _parse(
             length_field = fields.get("content-length", "")
             if header_end is None or not length_field.isdigit():
                 if header_end is None and stream.ended and stream.peek(5) == b"WARC/":
-                    yield "broken: truncated record"  # the file ends inside a header
+                    yield "broken archive (the file ends inside a WARC header)"
                     return
                 if not in_junk:
                     yield "broken archive (bytes that are no WARC record)"
