@@ -212,3 +212,31 @@ def test_missing_extra_is_explained(
     assert "pip install -e '.[parquet]'" in err
     assert "pip install 'browser-decode[parquet]'" in err
     assert not out.exists()
+
+
+def test_install_commands_work_from_a_checkout() -> None:
+    """Every install command of docs/warc.md, the README's WARC section and the warc CLI's
+    messages names extras that exist, as `pip install -e '.[...]'` (a checkout); the PyPI
+    form appears only where it says it is for PyPI."""
+    import re
+
+    root = Path(__file__).resolve().parents[1]
+    table = (root / "pyproject.toml").read_text().split("[project.optional-dependencies]")[1]
+    extras = set(re.findall(r"^([a-z]+) = \[", table.split("\n[", 1)[0], re.MULTILINE))
+    assert {"warc", "parquet", "dask"} <= extras
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Re-decoding crawl archives (WARC)", 1)[1].split("\n## ", 1)[0]
+    texts = {
+        "docs/warc.md": (root / "docs" / "warc.md").read_text(encoding="utf-8"),
+        "README": section,
+        "cli": (root / "src" / "browser_decode" / "warc" / "_cli.py").read_text(encoding="utf-8"),
+    }
+    seen = 0
+    for name, text in texts.items():
+        for line in text.splitlines():
+            for match in re.finditer(r"pip install -e '\.\[([a-z,]+)\]'", line):
+                assert set(match.group(1).split(",")) <= extras, (name, line)
+                seen += 1
+            if "'browser-decode[" in line:
+                assert "PyPI" in line or "-e '.[" in line, (name, line)
+    assert seen >= 5

@@ -45,6 +45,13 @@ _TOP: Final = 12
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="browser-decode warc",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=(
+            "exit status: 0 all inputs read; 1 some inputs unreadable; 2 usage error or a "
+            "missing package;\n3 no input readable; 4 output not writable; 5 a worker process "
+            "died; 128+N stopped by signal N.\nbr payloads need brotli: pip install -e "
+            "'.[warc]' in a checkout (pip install 'browser-decode[warc]' from PyPI)."
+        ),
         description=(
             "Decode every HTML response of WARC files (plain or gzip) as a browser would; "
             "write one record per page. XML responses (XHTML, feeds, sitemaps) are decoded by "

@@ -136,7 +136,7 @@ def plan(paths: list[str], chunk_bytes: int = CHUNK_BYTES, *, cut: bool = True) 
 
     A gzip WARC with one member per record is cut at fixed byte offsets (each
     task finds its first member). An uncompressed WARC is cut at record offsets,
-    read here as the tasks are consumed (an index pass: FastWARC skips from
+    read here as the tasks are consumed (an index pass: the reader skips from
     record to record), so that the first tasks run while the rest is indexed.
     Any other file is one task. One process needs no cutting (*cut* false):
     whole files and their parts give the same records.
