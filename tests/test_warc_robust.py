@@ -327,6 +327,7 @@ def _start(tmp_path: Path, out: Path) -> tuple[subprocess.Popen[str], list[psuti
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        env={**os.environ, "TMPDIR": str(tmp_path)},  # its part files stay in tmp_path
     )
     deadline = time.monotonic() + 60
     while len(workers := _children(process.pid)) < 2 and time.monotonic() < deadline:
@@ -353,6 +354,7 @@ def test_signal_stops_all_workers_and_leaves_no_file(tmp_path: Path, signum: int
     assert _gone(workers)
     assert not out.exists()
     assert [p.name for p in tmp_path.iterdir() if "partial" in p.name] == []
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith("browser-decode")] == []
 
 
 def test_killed_parent_takes_its_workers_along(tmp_path: Path) -> None:
