@@ -12,9 +12,10 @@ import pytest
 from browser_decode.warc import _cli as _warc_cli
 from browser_decode.warc._http import (
     BrokenRecord,
+    content_type_essence,
     dechunk,
     decode_payload,
-    html_essence,
+    page_kind,
     parse_response,
     sniffs_as_html,
 )
@@ -111,45 +112,131 @@ def test_parse_response() -> None:
 
 
 def test_unsupported_and_broken_codings() -> None:
-    with pytest.raises(BrokenRecord, match="unsupported Content-Encoding: compress"):
+    with pytest.raises(BrokenRecord, match=r"unsupported content coding \(compress\)"):
         decode_payload(parse_response(response(b"x", "Content-Encoding: compress")))
-    with pytest.raises(BrokenRecord, match="broken: bad gzip"):
+    with pytest.raises(BrokenRecord, match=r"bad content coding \(gzip\)"):
         decode_payload(parse_response(response(b"\x1f\x8bgarbage", "Content-Encoding: gzip")))
+    # A truncated gzip payload is reported, never written cut.
+    whole = gzip.compress(BODY * 50)
+    cut = whole[: len(whole) // 2]
+    with pytest.raises(BrokenRecord, match=r"bad content coding \(gzip\)"):
+        decode_payload(parse_response(response(cut, "Content-Encoding: gzip")))
+
+
+def _bomb(name: str, size: int) -> bytes:
+    data = b"<p>" + b"a" * size
+    if name == "br":
+        return bytes(importlib.import_module("brotli").compress(data))
+    if name == "zstd":
+        return bytes(importlib.import_module("zstandard").ZstdCompressor().compress(data))
+    if name == "deflate":
+        return zlib.compress(data)
+    return gzip.compress(data)
+
+
+@pytest.mark.parametrize("name", ["gzip", "x-gzip", "deflate", "br", "zstd"])
+def test_every_coding_stops_at_the_cap(name: str) -> None:
+    """A decompression bomb is "too large", never cut and never the compressed bytes."""
+    bomb = _bomb(name, 4 << 20)
+    assert len(bomb) < 64 << 10
+    message = response(bomb, f"Content-Encoding: {name}", "Content-Type: text/html")
+    with pytest.raises(BrokenRecord, match=r"too large \(over 1,048,576 bytes\)"):
+        decode_payload(parse_response(message), 1 << 20)
+    assert len(decode_payload(parse_response(message), 8 << 20)) == (4 << 20) + 3
+
+
+def test_dechunk_many_tiny_chunks_is_bounded() -> None:
+    """One-byte chunks: linear and in bytes, and past MAX_CHUNKS a counted skip."""
+    tiny = chunked(b"x" * 5000, size=1)
+    assert dechunk(tiny) == b"x" * 5000
+    from browser_decode.warc import _http
+
+    with pytest.raises(BrokenRecord, match="too many chunks"):
+        dechunk(chunked(b"x" * (_http.MAX_CHUNKS + 1), size=1))
+
+
+def test_content_type_cache_is_bounded_by_size() -> None:
+    """Long Content-Type values are not cached: 600 distinct 1 MiB values keep nothing alive."""
+    from browser_decode.warc import _http
+
+    _http._cached_essence.cache_clear()
+    for number in range(50):
+        value = "text/html; x=" + str(number) * (1 << 16)
+        assert content_type_essence(value) == "text/html"
+    assert _http._cached_essence.cache_info().currsize == 0
+    assert content_type_essence("text/html; charset=utf-8") == "text/html"
+    assert _http._cached_essence.cache_info().currsize == 1
 
 
 @pytest.mark.parametrize(
-    ("content_type", "body", "essence"),
+    ("content_type", "body", "kind"),
     [
-        ("text/html; charset=utf-8", b"", "text/html"),
-        ("TEXT/HTML", b"", "text/html"),
-        ("application/xhtml+xml", b"", "application/xhtml+xml"),
+        ("text/html; charset=utf-8", b"", "html"),
+        ("TEXT/HTML", b"", "html"),
+        ("application/xhtml+xml", b"", "xml"),
+        ("application/rss+xml", b"", "xml"),
+        ("text/xml", b"", "xml"),
+        ("application/xml", b"", "xml"),
         ("text/plain", b"<html>", None),
         ("image/png", b"<html>", None),
-        (None, b"<html>", "text/html"),
+        ("application/json", b"<html>", None),
+        (None, b"<html>", "html"),
         (None, b"GIF89a", None),
-        ("unknown/unknown", b"<p>", "text/html"),
+        ("unknown/unknown", b"<p>", "html"),
         ("*/*", b"%PDF", None),
-        ("garbage", b"<!-- x -->", "text/html"),  # unparsable: sniffed
+        ("garbage", b"<!-- x -->", "html"),  # unparsable: sniffed
     ],
 )
-def test_html_essence(content_type: str | None, body: bytes, essence: str | None) -> None:
-    assert html_essence(content_type, body) == essence
+def test_page_kind(content_type: str | None, body: bytes, kind: str | None) -> None:
+    assert page_kind(content_type, body) == kind
 
 
 def test_missing_extra_is_explained(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """A missing optional package is named with the install command of a checkout."""
     real = importlib.import_module
 
-    def without_fastwarc(name: str, package: str | None = None) -> object:
-        if name.startswith("fastwarc"):
+    def without_pyarrow(name: str, package: str | None = None) -> object:
+        if name.startswith("pyarrow"):
             raise ImportError(name)
         return real(name, package)
 
-    monkeypatch.setattr(importlib, "import_module", without_fastwarc)
+    monkeypatch.setattr(importlib, "import_module", without_pyarrow)
     archive = tmp_path / "a.warc"
     archive.write_bytes(b"")
-    status = _warc_cli.main([str(archive), "--out", str(tmp_path / "o.jsonl")])
+    out = tmp_path / "o.parquet"
+    status = _warc_cli.main([str(archive), "--out", str(out)])
     err = capsys.readouterr().err
     assert status == 2
-    assert "pip install 'browser-decode[warc]'" in err
+    assert "pip install -e '.[parquet]'" in err
+    assert "pip install 'browser-decode[parquet]'" in err
+    assert not out.exists()
+
+
+def test_install_commands_work_from_a_checkout() -> None:
+    """Every install command of docs/warc.md, the README's WARC section and the warc CLI's
+    messages names extras that exist, as `pip install -e '.[...]'` (a checkout); the PyPI
+    form appears only where it says it is for PyPI."""
+    import re
+
+    root = Path(__file__).resolve().parents[1]
+    table = (root / "pyproject.toml").read_text().split("[project.optional-dependencies]")[1]
+    extras = set(re.findall(r"^([a-z]+) = \[", table.split("\n[", 1)[0], re.MULTILINE))
+    assert {"warc", "parquet", "dask"} <= extras
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Re-decoding crawl archives (WARC)", 1)[1].split("\n## ", 1)[0]
+    texts = {
+        "docs/warc.md": (root / "docs" / "warc.md").read_text(encoding="utf-8"),
+        "README": section,
+        "cli": (root / "src" / "browser_decode" / "warc" / "_cli.py").read_text(encoding="utf-8"),
+    }
+    seen = 0
+    for name, text in texts.items():
+        for line in text.splitlines():
+            for match in re.finditer(r"pip install -e '\.\[([a-z,]+)\]'", line):
+                assert set(match.group(1).split(",")) <= extras, (name, line)
+                seen += 1
+            if "'browser-decode[" in line:
+                assert "PyPI" in line or "-e '.[" in line, (name, line)
+    assert seen >= 5

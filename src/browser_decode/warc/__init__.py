@@ -1,8 +1,9 @@
 """Re-decode WARC archives: the building blocks of ``browser-decode warc``, for clusters.
 
-Needs FastWARC (``pip install 'browser-decode[warc]'``). See docs/warc.md.
+The reader is pure Python (``br`` payloads need ``pip install -e '.[warc]'``, which adds
+brotli). See docs/warc.md.
 
-* :func:`read_pages` -- the decoded HTML pages of one file (or byte range);
+* :func:`read_pages` -- the decoded HTML (and XML) pages of one file (or byte range);
 * :func:`plan` (or :func:`index` and :func:`split`) -- cut big files into :class:`Task` ranges;
 * :func:`run_task` -- one task's JSON Lines (or rows) and :class:`Summary`;
 * :func:`run` -- all tasks on the cores of this machine, in order.

@@ -1,8 +1,12 @@
-"""Re-decode the HTML responses of WARC archives with :func:`decode_html`.
+"""Re-decode the HTML (and XML) responses of WARC archives.
 
-Reading is FastWARC's (``pip install 'browser-decode[warc]'``), imported only
-when a WARC is read. A :class:`Task` is a byte range of one file; the records
-that start in it are its work (:mod:`._run` runs tasks on all cores).
+Reading is this module's own: a WARC file (plain, or gzip with one member per
+record or one for the whole file) is parsed record by record, and every record
+is framed by its real end (the CRLF CRLF after the block its Content-Length
+gives), so that a lying Content-Length, a cut record or garbage between records
+is reported and never swallows the next record. A :class:`Task` is a byte range
+of one file; the records that start in it are its work (:mod:`._run` runs tasks
+on all cores).
 
 :func:`read_pages` is the whole pipeline for one file or range: it needs
 nothing but the path and returns plain dicts.
@@ -10,24 +14,26 @@ nothing but the path and returns plain dicts.
 
 from __future__ import annotations
 
+import bisect
 import importlib
+import os
+import re
 import zlib
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
-from typing import Any, Final, Literal
+from typing import Any, BinaryIO, Final, Literal
 
 from .._api import decode_html
+from .._decode_body import decode_body
 from ._http import (
-    HTML_ESSENCES,
     MAX_BODY,
-    UNKNOWN_ESSENCES,
     BrokenRecord,
-    content_type_essence,
     decode_payload,
     essence_of,
-    html_essence,
+    header_content_type,
+    page_kind,
     parse_response,
 )
 
@@ -37,7 +43,8 @@ CONTENTS: Final = ("html", "text", "none")
 #: The fields of one output record, in output order (the last one is named
 #: after the content choice: ``html`` or ``text``; absent for ``none``).
 FIELDS: Final = (
-    "url", "record_id", "status", "content_type", "encoding", "source", "confidence",
+    "url", "record_id", "warc_date", "warc_file", "offset", "length", "status",
+    "content_type", "encoding", "label", "source", "confidence", "score", "runner_up",
     "replacements", "bytes",
 )  # fmt: skip
 
@@ -46,16 +53,6 @@ _PROGRESS_EVERY: Final = 64
 
 class MissingExtra(ImportError):
     """An optional dependency is not installed; the message says what to install."""
-
-
-def _archive_iterator() -> Any:
-    try:
-        warc = importlib.import_module("fastwarc.warc")
-    except ImportError:
-        raise MissingExtra(
-            "reading WARC files needs FastWARC: pip install 'browser-decode[warc]'"
-        ) from None
-    return warc.ArchiveIterator
 
 
 @dataclass
@@ -92,65 +89,305 @@ class Task:
     align: bool = False
 
 
-class Record:
-    """One WARC record while it is the current one: its fields and lazily read block.
+#: How much of each block is read before deciding whether the record is a page.
+HEAD_BYTES: Final = 1 << 13
+#: A WARC header longer than this is taken for bytes that are no record.
+_HEADER_LIMIT: Final = 1 << 16
+_PIECE: Final = 1 << 16
+_INFLATE_STEP: Final = 1 << 20
+_GZIP_MAGIC: Final = b"\x1f\x8b"
+# "version = "WARC/1.1" CRLF" (WARC 1.1, section 4); WARC/1.0 files are read alike.
+_VERSION: Final = b"WARC/1."
+_VERSION_LINE: Final = re.compile(rb"WARC/1\.[0-9]+\r\n")
+# "warc-record = header CRLF block CRLF CRLF" -- WARC 1.1, section 4
+_TRAILER: Final = b"\r\n\r\n"
 
-    Only the first :data:`HEAD_BYTES` of the block are read up front: records
-    that turn out not to be HTML are skipped without reading (or holding) the
-    rest. :meth:`block` reads the rest, and only before the next record is read.
+
+def _inflater() -> tuple[Callable[[int], Any], tuple[type[Exception], ...]]:
+    """``decompressobj`` and its errors: ISA-L's (``isal``, about 1.7x faster) if installed.
+
+    Both implement DEFLATE (RFC 1951) and gzip framing (RFC 1952) exactly; only speed
+    differs. ``isal`` comes with ``pip install -e '.[warc]'``.
+    """
+    try:
+        isal_zlib = importlib.import_module("isal.isal_zlib")
+    except ImportError:
+        return zlib.decompressobj, (zlib.error,)
+    return isal_zlib.decompressobj, (zlib.error, isal_zlib.error)
+
+
+_decompressobj, _INFLATE_ERRORS = _inflater()
+
+
+class _Gap(Exception):
+    """The bytes could not be read (corrupt or cut gzip data, bytes that are no gzip member).
+
+    The stream has already moved on to the next readable place; ``str(gap)`` is the reason.
     """
 
-    __slots__ = ("_read", "_rest", "head", "length", "position", "record_id", "type", "uri")
 
-    def __init__(
-        self,
-        position: int,
-        type: str,
-        record_id: str | None,
-        uri: str | None,
-        length: int,
-        head: bytes,
-        read: Callable[[int], bytes],
-    ) -> None:
-        self.position, self.type, self.record_id, self.uri = position, type, record_id, uri
-        self.length, self.head, self._read = length, head, read
-        self._rest: bytes | None = None
+class _Stream:
+    """The (decompressed) bytes of a WARC file from an offset, for the record parser.
 
-    def block(self) -> bytes:
-        """The record's whole block (at most ``MAX_BODY`` + 1 bytes of it)."""
-        if self._rest is None:
+    ``at`` is the parser's place, in *logical* offsets (offsets in the decompressed
+    stream; for a plain file, file offsets). Bytes from ``base`` are buffered;
+    :meth:`mark` forgets the ones before ``at``. :meth:`origin` maps a logical
+    offset to the file offset of the gzip member it came from.
+    """
+
+    def __init__(self, handle: BinaryIO, start: int, size: int) -> None:
+        self.handle, self.size = handle, size
+        self.buf = bytearray()
+        self.base = self.at = start
+        self.ended = False
+
+    # -- what a subclass provides
+    def _more(self) -> bytes:
+        """The next bytes (empty at the end); may raise :class:`_Gap`."""
+        raise NotImplementedError
+
+    def _reopen(self, logical: int) -> int:
+        """Read again from the unit holding *logical*; its logical start."""
+        raise NotImplementedError
+
+    def origin(self, logical: int) -> int:
+        """The file offset where the unit holding *logical* starts."""
+        return logical
+
+    def origin_end(self, logical: int) -> int:
+        """The file offset where the unit holding the byte before *logical* ends."""
+        return logical
+
+    # -- the parser's primitives
+    def _pull(self) -> bool:
+        if self.ended:
+            return False
+        try:
+            data = self._more()
+        except _Gap:
+            self.base, self.at = self.end, self.end  # nothing before the gap can be used
+            self.buf.clear()
+            raise
+        if not data:
+            self.ended = True
+            return False
+        self.buf += data
+        return True
+
+    @property
+    def end(self) -> int:
+        return self.base + len(self.buf)
+
+    def need(self, count: int) -> bool:
+        """Whether *count* bytes from ``at`` are (or could be made) buffered."""
+        while self.end - self.at < count:
+            if not self._pull():
+                return False
+        return True
+
+    def peek(self, count: int) -> bytes:
+        offset = self.at - self.base
+        return bytes(self.buf[offset : offset + count])
+
+    def find(self, needle: bytes, limit: int) -> int | None:
+        """The offset of *needle* after ``at`` within *limit* bytes, reading as needed."""
+        searched = 0
+        while True:
+            offset = self.at - self.base
+            found = self.buf.find(needle, offset + searched, offset + limit + len(needle))
+            if found != -1:
+                return found - offset
+            searched = max(self.end - self.at - len(needle) + 1, 0)
+            if searched >= limit or not self._pull():
+                return None
+
+    def scan(self, needle: bytes) -> bool:
+        """Move ``at`` to the next *needle* after it; ``False`` (at the end) when none."""
+        self.at += 1
+        while True:
+            offset = self.at - self.base
+            found = self.buf.find(needle, offset)
+            if found != -1:
+                self.at = self.base + found
+                return True
+            self.at = max(self.end - len(needle) + 1, self.at)
+            self.mark()
+            if not self._pull():
+                return False
+
+    def take(self, count: int) -> bytes:
+        offset = self.at - self.base
+        self.at += count
+        return bytes(self.buf[offset : offset + count])
+
+    def skip(self, count: int) -> bool:
+        """Move ``at`` *count* bytes on without keeping them; ``False`` at the end."""
+        target = self.at + count
+        while self.end < target:
+            self.at = self.end
+            self.mark()
+            if not self._pull():
+                return False
+        self.at = target
+        return True
+
+    def mark(self) -> None:
+        """Forget the bytes before ``at``."""
+        drop = self.at - self.base
+        if drop:
+            del self.buf[:drop]
+            self.base = self.at
+
+    def prune(self) -> None:
+        """Forget what :meth:`rewind` would need to go back before ``at``."""
+
+    def rewind(self, logical: int) -> None:
+        """Continue from *logical* (an offset already passed)."""
+        if logical >= self.base:
+            self.at = logical
+            return
+        self.buf.clear()
+        self.ended = False
+        self.base = self.at = self._reopen(logical)
+        self.skip(max(logical - self.at, 0))
+
+
+class _PlainStream(_Stream):
+    def __init__(self, handle: BinaryIO, start: int, size: int) -> None:
+        super().__init__(handle, start, size)
+        handle.seek(start)
+
+    def _more(self) -> bytes:
+        position = self.end
+        if self.handle.tell() != position:
+            self.handle.seek(position)
+        return self.handle.read(max(min(_PIECE, self.size - position), 0))
+
+    def skip(self, count: int) -> bool:
+        target = self.at + count
+        if target <= self.end:
+            self.at = target
+            return True
+        self.buf.clear()
+        self.base = self.at = min(target, self.size)
+        return target <= self.size
+
+    def _reopen(self, logical: int) -> int:
+        return logical
+
+
+class _GzipStream(_Stream):
+    """Gzip members one after another (one per record, or one for the whole file)."""
+
+    def __init__(self, handle: BinaryIO, start: int, size: int) -> None:
+        super().__init__(handle, 0, size)
+        # Members read: [logical start, file start, file end (-1 while reading)].
+        self.units: list[list[int]] = []
+        self._seek(start)
+
+    def _seek(self, offset: int | None) -> None:
+        """Continue with the member at file *offset* (``None``: at the end)."""
+        offset = self.size if offset is None else offset
+        self.handle.seek(offset)
+        self.feed = b""
+        self.fed_end = offset
+        self.decompressor: Any = None
+
+    def _read(self) -> bytes:
+        data = self.handle.read(max(min(_PIECE, self.size - self.fed_end), 0))
+        self.fed_end += len(data)
+        return data
+
+    def _lost(self, after: int) -> None:
+        self._seek(_member_start(self.handle, after, self.size))
+
+    def _more(self) -> bytes:
+        while True:
+            if self.decompressor is None:
+                if len(self.feed) < 2:
+                    self.feed += self._read()
+                if not self.feed:
+                    return b""
+                here = self.fed_end - len(self.feed)
+                if not self.feed.startswith(_GZIP_MAGIC):
+                    self._lost(here + 1)
+                    raise _Gap("bytes that are no gzip member")
+                self.decompressor = _decompressobj(16 + zlib.MAX_WBITS)
+                self.units.append([self.end, here, -1])
+            unit = self.units[-1]
+            if not self.feed:
+                self.feed = self._read()
+                if not self.feed:
+                    self._lost(unit[1] + 1)
+                    raise _Gap("truncated gzip member")
             try:
-                complete = len(self.head) >= self.length
-                self._rest = b"" if complete else self._read(MAX_BODY + 1 - len(self.head))
-            except Exception:  # unreadable bytes: the block is cut short (truncated)
-                self._rest = b""
-        return self.head + self._rest
+                out: bytes = self.decompressor.decompress(self.feed, _INFLATE_STEP)
+            except _INFLATE_ERRORS:
+                self._lost(unit[1] + 1)
+                raise _Gap("bad gzip data") from None
+            if self.decompressor.eof:
+                self.feed = self.decompressor.unused_data
+                unit[2] = self.fed_end - len(self.feed)
+                self.decompressor = None
+            else:
+                self.feed = self.decompressor.unconsumed_tail
+            if out:
+                return out
+
+    def _unit(self, logical: int) -> list[int]:
+        index = bisect.bisect_right(self.units, logical, key=lambda unit: unit[0]) - 1
+        return self.units[max(index, 0)]
+
+    def origin(self, logical: int) -> int:
+        return self._unit(logical)[1] if self.units else logical
+
+    def origin_end(self, logical: int) -> int:
+        if not self.units:
+            return logical
+        unit = self._unit(logical - 1)
+        if unit[2] < 0 and unit is self.units[-1]:
+            self._finish_member()
+        return unit[2] if unit[2] >= 0 else self.fed_end - len(self.feed)
+
+    def _finish_member(self) -> None:
+        """Read the current member to its end (its gzip trailer may not have been read)."""
+        while self.decompressor is not None and not self.decompressor.eof:
+            if not self.feed:
+                self.feed = self._read()
+                if not self.feed:
+                    return
+            try:
+                out: bytes = self.decompressor.decompress(self.feed, _INFLATE_STEP)
+            except _INFLATE_ERRORS:
+                return  # the next read reports it
+            self.buf += out
+            if self.decompressor.eof:
+                self.feed = self.decompressor.unused_data
+                self.units[-1][2] = self.fed_end - len(self.feed)
+                self.decompressor = None
+                return
+            self.feed = self.decompressor.unconsumed_tail
+            if out:
+                return  # the member goes on: its end is not near
+
+    def prune(self) -> None:
+        # Members wholly before the parser's place are no longer needed for rewinding.
+        keep = bisect.bisect_right(self.units, self.at, key=lambda unit: unit[0]) - 1
+        if keep > 0:
+            del self.units[:keep]
+
+    def _reopen(self, logical: int) -> int:
+        unit = self._unit(logical)
+        del self.units[self.units.index(unit) :]
+        self._seek(unit[1])
+        return unit[0]
 
 
-#: How much of each block is read before deciding whether the record is a page.
-HEAD_BYTES: Final = 1 << 16
-
-
-def _next_start(handle: Any, offset: int, gzipped: bool) -> int | None:
-    """The offset of the next plausible record start at or after *offset*."""
-    marker = b"\x1f\x8b\x08" if gzipped else b"\nWARC/1."
-    skip = 0 if gzipped else 1
-    handle.seek(max(offset - skip, 0))
-    base = handle.tell()
-    carry = b""
-    while chunk := handle.read(1 << 20):
-        data = carry + chunk
-        found = data.find(marker)
-        if found != -1:
-            return int(base + found + skip)
-        carry = data[-(len(marker) - 1) :]
-        base += len(data) - len(carry)
-    return None
-
-
-def _member_start(handle: Any, offset: int) -> int | None:
+def _member_start(handle: BinaryIO, offset: int, size: int | None = None) -> int | None:
     """The first gzip member at or after *offset* whose data begins with ``WARC/``."""
-    while (candidate := _next_start(handle, offset, True)) is not None:
+    while (candidate := _next_magic(handle, offset)) is not None:
+        if size is not None and candidate >= size:
+            return None
         handle.seek(candidate)
         try:
             data = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(handle.read(4096), 5)
@@ -162,6 +399,77 @@ def _member_start(handle: Any, offset: int) -> int | None:
     return None
 
 
+def _next_magic(handle: BinaryIO, offset: int) -> int | None:
+    """The offset of the next gzip magic number (and deflate method) at or after *offset*."""
+    marker = _GZIP_MAGIC + b"\x08"
+    handle.seek(offset)
+    base, carry = offset, b""
+    while chunk := handle.read(1 << 20):
+        data = carry + chunk
+        found = data.find(marker)
+        if found != -1:
+            return base + found
+        carry = data[-(len(marker) - 1) :]
+        base += len(data) - len(carry)
+    return None
+
+
+@dataclass(slots=True)
+class Record:
+    """One WARC record as read: its fields, the start of its block, and its block if kept.
+
+    ``problem`` is set when the record cannot be trusted: its block ends where its
+    Content-Length says it does not, or the file (or gzip member) ends inside it.
+    """
+
+    position: int
+    length: int
+    type: str
+    record_id: str | None
+    uri: str | None
+    date: str | None
+    content_length: int
+    head: bytes = b""
+    block: bytes | None = None
+    too_large: bool = False
+    problem: str | None = None
+
+
+# "named-field = field-name ":" [ field-value ]" (WARC 1.1, section 4); names are
+# case-insensitive. Only the five fields read here are decoded; continuation lines are
+# not used by any of them.
+_WARC_FIELDS: Final = re.compile(
+    rb"^(warc-type|warc-record-id|warc-target-uri|warc-date|content-length)[ \t]*:[ \t]*"
+    rb"([^\r\n]*?)[ \t]*\r?$",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def _warc_fields(header: bytes) -> dict[str, str]:
+    fields: dict[str, str] = {}
+    for name, value in _WARC_FIELDS.findall(header):
+        fields.setdefault(name.lower().decode("ascii"), value.decode("utf-8", "replace"))
+    return fields
+
+
+def _ends_well(stream: _Stream) -> int | None:
+    """The length of the record end at ``at`` (CRLF CRLF), or ``None`` when it is no end."""
+    stream.need(len(_TRAILER))
+    if stream.peek(len(_TRAILER)) == _TRAILER:
+        return len(_TRAILER)
+    # Lenient about writers that end records with fewer line ends (or none at the end).
+    try:
+        stream.need(len(_TRAILER) + len(_VERSION))
+    except _Gap:
+        return None
+    after = stream.peek(len(_TRAILER) + len(_VERSION))
+    stripped = after.lstrip(b"\r\n")
+    used = len(after) - len(stripped)
+    if used <= len(_TRAILER) and (not stripped or stripped.startswith(_VERSION)):
+        return used
+    return None
+
+
 def iter_records(
     path: str,
     start: int = 0,
@@ -169,49 +477,132 @@ def iter_records(
     *,
     heads: bool = True,
     align: bool = False,
+    keep: Callable[[str, bytes], bool] | None = None,
+    limit: int = MAX_BODY,
 ) -> Iterator[Record | str]:
     """The WARC records of *path* that start in ``[start, stop)``, in file order.
 
-    Stretches FastWARC cannot parse give one ``str`` (the reason) each; reading
-    resumes at the next record start (a gzip member, or a ``WARC/1.`` line).
-    Without *heads*, no block is read (an index pass). With *align*, reading
-    begins at the first WARC gzip member at or after *start* (see :class:`Task`).
+    Each record is framed by its real end: the block must be followed by the
+    record end (CRLF CRLF) where its Content-Length says; when it is not, the
+    record is given with a ``problem`` and reading resumes at the next
+    ``WARC/1.`` after its header, so the record a lying Content-Length ran into
+    is read whole. Bytes that are no record give one ``str`` (the reason) per
+    stretch. Without *heads*, no block is read (an index pass). With *heads*,
+    ``head`` is the first :data:`HEAD_BYTES` of the block, and the whole block
+    (``block``) is kept when ``keep(type, head)`` says so (always, without
+    *keep*) and it is at most *limit* bytes (else ``too_large``). With *align*,
+    reading begins at the first WARC gzip member at or after *start*.
     """
-    archive_iterator = _archive_iterator()
     with open(path, "rb") as handle:
-        gzipped = handle.read(2) == b"\x1f\x8b"
-        if align and gzipped and start > 0:
-            aligned = _member_start(handle, start)
-            if aligned is None:
-                return
-            start = aligned
-        position, last, failing = start, start - 1, False
-        while stop is None or position < stop:
-            handle.seek(position)
-            try:
-                for record in archive_iterator(handle, parse_http=False, fsspec_args=False):
-                    here = record.stream_pos
-                    if stop is not None and here >= stop:
-                        return
-                    last, failing = here, False
-                    yield Record(
-                        position=here,
-                        type=str(record.record_type),
-                        record_id=record.record_id,
-                        uri=record.headers.get("WARC-Target-URI"),
-                        length=record.content_length,
-                        head=record.reader.read(HEAD_BYTES) if heads else b"",
-                        read=record.reader.read,
-                    )
-                return
-            except Exception as error:  # FastWARC raises OSError (and others) on bad bytes
-                if not failing:
-                    yield f"broken archive ({str(error)[:60]})"
-                failing = True
-                resume = _next_start(handle, max(last, position) + 1, gzipped)
-                if resume is None:
+        size = os.fstat(handle.fileno()).st_size  # a growing file is read up to here
+        gzipped = handle.read(2) == _GZIP_MAGIC
+        stream: _Stream
+        if gzipped:
+            if align and start > 0:
+                aligned = _member_start(handle, start, size)
+                if aligned is None:
                     return
-                position = resume
+                start = aligned
+            stream = _GzipStream(handle, start, size)
+        else:
+            stream = _PlainStream(handle, start, size)
+        yield from _parse(stream, stop, heads, keep, limit)
+
+
+def _parse(
+    stream: _Stream,
+    stop: int | None,
+    heads: bool,
+    keep: Callable[[str, bytes], bool] | None,
+    limit: int,
+) -> Iterator[Record | str]:
+    in_junk = False  # inside a stretch already reported
+    while True:
+        record: Record | None = None
+        try:
+            stream.mark()
+            stream.prune()
+            if not stream.need(len(_VERSION)):
+                if stream.end > stream.at and not in_junk:
+                    yield "broken archive (bytes that are no WARC record)"
+                return
+            here = stream.at
+            header_end = None
+            if stream.peek(len(_VERSION)) == _VERSION:
+                header_end = stream.find(b"\r\n\r\n", _HEADER_LIMIT)
+            header = b"" if header_end is None else stream.peek(header_end)
+            if _VERSION_LINE.match(header) is None:
+                header_end = None
+            fields = {} if header_end is None else _warc_fields(header)
+            length_field = fields.get("content-length", "")
+            if header_end is None or not length_field.isdigit():
+                if header_end is None and stream.ended and stream.peek(5) == b"WARC/":
+                    yield "broken archive (the file ends inside a WARC header)"
+                    return
+                if not in_junk:
+                    yield "broken archive (bytes that are no WARC record)"
+                    in_junk = True
+                if not stream.scan(_VERSION):
+                    return
+                continue
+            position = stream.origin(here)
+            if stop is not None and position >= stop:
+                return
+            in_junk = False
+            length = int(length_field)
+            stream.at += header_end + 4
+            block_start = stream.at
+            record = Record(
+                position=position,
+                length=0,
+                type=fields.get("warc-type", "unknown"),
+                record_id=fields.get("warc-record-id"),
+                uri=fields.get("warc-target-uri"),
+                date=fields.get("warc-date"),
+                content_length=length,
+            )
+            if heads:
+                stream.need(min(length, HEAD_BYTES))
+                record.head = stream.peek(min(length, HEAD_BYTES))
+            wanted = heads and (keep is None or keep(record.type, record.head))
+            if wanted and length <= limit:
+                complete = stream.need(length)
+                if complete:
+                    record.block = stream.take(length)
+            else:
+                record.too_large = wanted
+                complete = stream.skip(length)
+            trailer = _ends_well(stream) if complete else None
+            if trailer is None:
+                # The file ends inside the block, or the Content-Length is wrong: too long (it
+                # ran into the next record) or too short. Resume at the next record start
+                # after this header, so that the record it ran into is read whole.
+                record.problem = (
+                    "broken: Content-Length does not match the record's end"
+                    if complete
+                    else "broken: truncated record"
+                )
+                record.block = None
+                record.length = stream.origin_end(min(stream.at, stream.end)) - position
+                yield record
+                record = None
+                stream.rewind(block_start)
+                in_junk = True
+                if not stream.scan(_VERSION):
+                    return
+                continue
+            stream.at += trailer
+            record.length = stream.origin_end(stream.at) - position
+            yield record
+            record = None
+        except _Gap as gap:
+            if record is not None:
+                record.problem = f"broken: {gap}"
+                record.block = None
+                yield record
+            elif not in_junk:
+                yield f"broken archive ({gap})"
+            in_junk = False
 
 
 def index(path: str) -> list[int]:
@@ -256,48 +647,63 @@ def html_to_text(html: str) -> str:
     return "\n".join(line for line in lines if line)
 
 
-def page_of(record: Record, content: Content = "html") -> dict[str, Any] | str:
+def wanted(record_type: str, head: bytes) -> bool:
+    """Whether a record may give a page, from its type and the start of its block."""
+    if record_type != "response":
+        return False
+    try:
+        content_type = header_content_type(head)
+    except BrokenRecord:
+        return True  # headers longer than the head, or broken: page_of says which
+    return page_kind(content_type, None) is not None
+
+
+def page_of(
+    record: Record, content: Content = "html", *, path: str | None = None, limit: int = MAX_BODY
+) -> dict[str, Any] | str:
     """The output record for one WARC record, or the reason it is skipped."""
     if record.type != "response":
-        return f"not a response ({record.type})"
+        return f"not a response ({record.type[:40]})"
+    if record.problem is not None:
+        return record.problem
     try:
-        try:
-            response = parse_response(record.head)
-        except BrokenRecord:
-            if len(record.head) < HEAD_BYTES:
-                raise
-            response = parse_response(record.block())  # headers longer than HEAD_BYTES
+        response = parse_response(record.head if record.block is None else record.block)
     except BrokenRecord as reason:
-        return "broken: truncated record" if len(record.block()) < record.length else str(reason)
-    essence = content_type_essence(response.content_type)
-    if essence is not None and essence not in HTML_ESSENCES and essence not in UNKNOWN_ESSENCES:
-        return f"not HTML ({essence[:60]})"  # skipped without reading the rest of the block
-    block = record.block()
-    if len(block) > MAX_BODY:
-        return f"too large (over {MAX_BODY:,} bytes)"
-    if len(block) < record.length:
-        return "broken: truncated record"
-    if len(block) != len(record.head):
-        response = parse_response(block)
+        return f"too large (over {limit:,} bytes)" if record.too_large else str(reason)
+    if page_kind(response.content_type, None) is None:
+        return f"not HTML ({essence_of(response.content_type)})"
+    if record.too_large or record.block is None:
+        return f"too large (over {limit:,} bytes)"
     try:
-        body = decode_payload(response)
+        body = decode_payload(response, limit)
     except BrokenRecord as reason:
         return str(reason)
-    if html_essence(response.content_type, body) is None:
+    kind = page_kind(response.content_type, body)
+    if kind is None:
         return f"not HTML ({essence_of(response.content_type)})"
     try:
-        text, provenance = decode_html(body, response.content_type, url=record.uri)
+        if kind == "html":
+            text, provenance = decode_html(body, response.content_type, url=record.uri)
+        else:
+            text, provenance = decode_body(body, response.content_type, url=record.uri)
         extracted = html_to_text(text) if content == "text" else None
     except Exception as error:  # a bug, never bad input: keep the run going, count it
         return f"internal error ({type(error).__name__}; please report)"
     page: dict[str, Any] = {
         "url": record.uri,
         "record_id": record.record_id,
+        "warc_date": record.date,
+        "warc_file": path,
+        "offset": record.position,
+        "length": record.length,
         "status": response.status,
         "content_type": response.content_type,
         "encoding": provenance.encoding,
+        "label": provenance.label,
         "source": provenance.source.value,
         "confidence": provenance.confidence.value,
+        "score": provenance.score,
+        "runner_up": provenance.runner_up,
         "replacements": provenance.replacements,
         "bytes": len(body),
     }
@@ -317,23 +723,37 @@ def read_pages(
     align: bool = False,
     summary: Summary | None = None,
     progress: Callable[[int, int], None] | None = None,
+    limit: int = MAX_BODY,
 ) -> Iterator[dict[str, Any]]:
-    """The decoded HTML pages of one WARC file (or of a :class:`Task`'s range).
+    """The decoded pages of one WARC file (or of a :class:`Task`'s range).
 
-    Every record is counted in *summary* (if given); records that give no page
-    are counted in ``summary.skipped`` by reason. *progress* is called now and
-    then with (records read since the last call, current byte offset).
+    Pages are ``text/html`` responses (and responses without a usable
+    Content-Type that sniff as HTML), decoded by :func:`decode_html`, and XML
+    responses (XHTML, RSS, Atom, sitemaps: ``*/xml``, ``*+xml``), decoded by
+    :func:`decode_body`'s XML rules. Every record is counted in *summary* (if
+    given); records that give no page are counted in ``summary.skipped`` by
+    reason. A record whose block or decoded body is over *limit* bytes is
+    skipped as "too large". *progress* is called now and then with (records
+    read since the last call, current byte offset).
     """
     if content not in CONTENTS:
         raise ValueError(f"content must be one of {CONTENTS}, not {content!r}")
     summary = Summary() if summary is None else summary
     since = 0
-    for item in iter_records(path, start, stop, align=align):
+    records = iter_records(path, start, stop, align=align, keep=wanted, limit=limit)
+    while True:
+        try:
+            item = next(records, None)
+        except OSError as error:  # the file vanished or became unreadable: counted, not fatal
+            summary.skipped[f"broken archive (read error: {error.strerror or error})"] += 1
+            break
+        if item is None:
+            break
         if isinstance(item, str):
             summary.skipped[item] += 1
             continue
         summary.records += 1
-        page = page_of(item, content)
+        page = page_of(item, content, path=path, limit=limit)
         if isinstance(page, str):
             summary.skipped[page] += 1
         else:

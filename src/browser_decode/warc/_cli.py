@@ -1,24 +1,43 @@
 """``browser-decode warc FILE... --out OUT``: decode the HTML pages of WARC archives.
 
-Exit status: 0 when every input file was read (records that give no page are
-counted and skipped, never fatal); 1 when an input file could not be opened
-(the others are still processed); 2 for a usage error or a missing optional
-dependency (FastWARC, or pyarrow for Parquet).
+Exit status: the rule shared with the page CLI (:mod:`.._cli.common`): 0 when
+every input file was read (records that give no page are counted and skipped,
+never fatal); 1 when some input files could not be read (the others are still
+processed); 2 for a usage error or a missing optional dependency (pyarrow for
+Parquet); 3 when no input file could be read; 4 when the output could not be
+written; 5 when a worker process died; 128+N when stopped by signal N. The
+output file is written under a temporary name and renamed when the run ends
+well: a stopped or failed run never leaves a partial file under its name.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import json
 import os
+import shutil
+import signal
+import stat
 import sys
 import time
 from collections import Counter
 from collections.abc import Sequence
+from types import FrameType
 from typing import IO, Any, Final
 
+from .._cli.common import (
+    EXIT_OUTPUT,
+    EXIT_USAGE,
+    EXIT_WORKER_DIED,
+    add_progress_arguments,
+    exit_for_inputs,
+    exit_for_signal,
+)
 from ._archive import CONTENTS, FIELDS, MissingExtra, Summary
-from ._run import CHUNK_BYTES, TaskResult, run
+from ._http import MAX_BODY
+from ._run import CHUNK_BYTES, WorkerDied, stream, to_json_line
 
 _TOP: Final = 12
 
@@ -26,9 +45,17 @@ _TOP: Final = 12
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="browser-decode warc",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=(
+            "exit status: 0 all inputs read; 1 some inputs unreadable; 2 usage error or a "
+            "missing package;\n3 no input readable; 4 output not writable; 5 a worker process "
+            "died; 128+N stopped by signal N.\nbr payloads need brotli: pip install -e "
+            "'.[warc]' in a checkout (pip install 'browser-decode[warc]' from PyPI)."
+        ),
         description=(
             "Decode every HTML response of WARC files (plain or gzip) as a browser would; "
-            "write one record per page. Needs: pip install 'browser-decode[warc]'."
+            "write one record per page. XML responses (XHTML, feeds, sitemaps) are decoded by "
+            "the XML rules."
         ),
     )
     parser.add_argument("files", nargs="+", metavar="FILE", help="WARC or WARC.gz files")
@@ -61,17 +88,15 @@ def _parser() -> argparse.ArgumentParser:
         metavar="BYTES",
         help="with --jobs > 1, split files bigger than this into tasks of about this size",
     )
-    progress = parser.add_mutually_exclusive_group()
-    progress.add_argument(
-        "--progress",
-        dest="progress",
-        action="store_true",
-        default=None,
-        help="show a progress bar on standard error (default: when it is a terminal)",
+    parser.add_argument(
+        "--max-page-bytes",
+        type=int,
+        default=MAX_BODY,
+        metavar="BYTES",
+        help="skip (and count as 'too large') a record whose block or decoded body is over "
+        f"this (default: {MAX_BODY:,}); memory use is bounded by it",
     )
-    progress.add_argument(
-        "--no-progress", dest="progress", action="store_false", help="never show the progress bar"
-    )
+    add_progress_arguments(parser)
     return parser
 
 
@@ -137,47 +162,148 @@ def format_summary(summary: Summary, seconds: float, files: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-class _ParquetSink:
+def _temporary(path: str) -> str | None:
+    """A temporary name next to *path* for writing it, or ``None`` to write it in place.
+
+    Devices, pipes and other non-regular outputs (``/dev/stdout``, a FIFO) are
+    written in place; a regular file is renamed from the temporary one at the end.
+    """
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+    except FileNotFoundError:
+        pass
+    head, tail = os.path.split(path)
+    return os.path.join(head, f".{tail}.{os.getpid()}.partial")
+
+
+class _FileSink:
+    """An output file written under a temporary name, renamed by :meth:`commit`."""
+
+    def __init__(self, path: str) -> None:
+        self.final = path
+        self.temp = None if path == "-" else _temporary(path)
+        self.target = self.temp or path
+
+    def _finish(self) -> None:
+        raise NotImplementedError
+
+    def commit(self) -> None:
+        self._finish()
+        if self.temp is not None:
+            os.replace(self.temp, self.final)
+
+    def discard(self) -> None:
+        with contextlib.suppress(Exception):
+            self._finish()
+        if self.temp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(self.temp)
+
+
+class _ParquetSink(_FileSink):
+    #: Rows are written in row groups of this many pages (or fewer, for big pages).
+    BATCH: Final = 1000
+    BATCH_BYTES: Final = 32 << 20
+
     def __init__(self, path: str, content: str) -> None:
+        super().__init__(path)
         try:
             pa = importlib.import_module("pyarrow")
             pq = importlib.import_module("pyarrow.parquet")
         except ImportError:
             raise MissingExtra(
-                "--format parquet needs pyarrow: pip install 'browser-decode[parquet]'"
+                "--format parquet needs pyarrow: pip install -e '.[parquet]' in a checkout "
+                "(pip install 'browser-decode[parquet]' from PyPI)"
             ) from None
         columns = [
-            ("url", pa.string()), ("record_id", pa.string()), ("status", pa.int32()),
-            ("content_type", pa.string()), ("encoding", pa.string()), ("source", pa.string()),
-            ("confidence", pa.string()), ("replacements", pa.int64()), ("bytes", pa.int64()),
+            ("url", pa.string()), ("record_id", pa.string()), ("warc_date", pa.string()),
+            ("warc_file", pa.string()), ("offset", pa.int64()), ("length", pa.int64()),
+            ("status", pa.int32()), ("content_type", pa.string()), ("encoding", pa.string()),
+            ("label", pa.string()), ("source", pa.string()), ("confidence", pa.string()),
+            ("score", pa.float64()), ("runner_up", pa.string()), ("replacements", pa.int64()),
+            ("bytes", pa.int64()),
         ]  # fmt: skip
         assert tuple(name for name, _ in columns) == FIELDS
+        self.content = content
         if content != "none":
             columns.append((content, pa.large_string()))
         self.pa = pa
         self.schema = pa.schema(columns)
-        self.writer = pq.ParquetWriter(path, self.schema)
+        self.rows: list[dict[str, Any]] = []
+        self.size = 0
+        self.writer = pq.ParquetWriter(self.target, self.schema)
 
-    def write(self, result: TaskResult) -> None:
-        if result.rows:
-            self.writer.write_table(self.pa.Table.from_pylist(result.rows, schema=self.schema))
+    def add(self, page: dict[str, Any]) -> None:
+        self.rows.append(page)
+        self.size += len(page.get(self.content) or "")
+        if len(self.rows) >= self.BATCH or self.size >= self.BATCH_BYTES:
+            self._flush()
 
-    def close(self) -> None:
-        self.writer.close()
+    def add_part(self, part: IO[bytes]) -> None:
+        for line in part:
+            self.add(json.loads(line))
+
+    def _flush(self) -> None:
+        if self.rows:
+            self.writer.write_table(self.pa.Table.from_pylist(self.rows, schema=self.schema))
+        self.rows, self.size = [], 0
+
+    def _finish(self) -> None:
+        try:
+            self._flush()
+        finally:
+            self.writer.close()
 
 
-class _JsonlSink:
+class _JsonlSink(_FileSink):
     def __init__(self, path: str) -> None:
-        self.stream: IO[bytes] = sys.stdout.buffer if path == "-" else open(path, "wb")  # noqa: SIM115
+        super().__init__(path)
+        self.stream: IO[bytes] = (
+            sys.stdout.buffer if path == "-" else open(self.target, "wb")  # noqa: SIM115
+        )
 
-    def write(self, result: TaskResult) -> None:
-        self.stream.write(result.jsonl)
+    def add(self, page: dict[str, Any]) -> None:
+        self.stream.write(to_json_line(page))
 
-    def close(self) -> None:
+    def add_part(self, part: IO[bytes]) -> None:
+        shutil.copyfileobj(part, self.stream, 1 << 20)
+
+    def _finish(self) -> None:
         if self.stream is sys.stdout.buffer:
             self.stream.flush()
         else:
             self.stream.close()
+
+
+class _Stopped(BaseException):
+    """SIGTERM or SIGINT arrived: the run stops, its workers and temporary files go."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _on_signal(signum: int, frame: FrameType | None) -> None:
+    raise _Stopped(signum)
+
+
+def _inputs(files: list[str]) -> tuple[list[str], int]:
+    """The input files that can be read, and how many cannot (each reported)."""
+    paths: list[str] = []
+    failed = 0
+    for path in files:
+        try:
+            # Checked before opening: opening a FIFO would wait for a writer.
+            if not stat.S_ISREG(os.stat(path).st_mode):
+                raise IsADirectoryError(0, "not a regular file")
+            with open(path, "rb"):
+                paths.append(path)
+        except OSError as error:
+            reason = error.strerror or str(error)
+            print(f"browser-decode warc: cannot read {path}: {reason}", file=sys.stderr)
+            failed += 1
+    return paths, failed
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -187,48 +313,75 @@ def main(argv: Sequence[str] | None = None) -> int:
     fmt = args.format or ("parquet" if args.out.endswith(".parquet") else "jsonl")
     if fmt == "parquet" and args.out == "-":
         parser.error("--format parquet needs a file for --out")
-    if args.jobs < 1 or args.chunk_size < 1:
-        parser.error("--jobs and --chunk-size must be positive")
-    status = 0
-    paths: list[str] = []
-    for path in args.files:
-        try:
-            with open(path, "rb"):
-                paths.append(path)
-        except OSError as error:
-            print(f"browser-decode warc: cannot read {path}: {error.strerror}", file=sys.stderr)
-            status = 1
+    if args.jobs < 1 or args.chunk_size < 1 or args.max_page_bytes < 1:
+        parser.error("--jobs, --chunk-size and --max-page-bytes must be positive")
+    # Non-regular inputs (/dev/zero, a FIFO, a directory) are refused, as unreadable ones.
+    paths, failed = _inputs(args.files)
     progress = _Progress(
         sys.stderr,
         sum(os.path.getsize(p) for p in paths),
         sys.stderr.isatty() if args.progress is None else args.progress,
     )
     summary = Summary()
-    sink: Any = None
+    sink: _ParquetSink | _JsonlSink | None = None
+    handlers = {}
+    with contextlib.suppress(ValueError):  # signal handlers: main thread only
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            handlers[signum] = signal.signal(signum, _on_signal)
     try:
-        sink = _ParquetSink(args.out, args.content) if fmt == "parquet" else _JsonlSink(args.out)
-        results = run(
-            paths,
-            jobs=args.jobs,
-            content=args.content,
-            output="rows" if fmt == "parquet" else "jsonl",
-            chunk_bytes=args.chunk_size,
-            progress=progress,
-        )
-        for result in results:
-            sink.write(result)
-            summary.add(result.summary)
-    except MissingExtra as error:
-        print(f"browser-decode warc: {error}", file=sys.stderr)
-        return 2
-    except OSError as error:
-        print(f"browser-decode warc: {error}", file=sys.stderr)
-        return 1
+        try:
+            sink = (
+                _ParquetSink(args.out, args.content) if fmt == "parquet" else _JsonlSink(args.out)
+            )
+            stream(
+                paths,
+                sink,
+                jobs=args.jobs,
+                content=args.content,
+                chunk_bytes=args.chunk_size,
+                limit=args.max_page_bytes,
+                progress=progress,
+                summary=summary,
+            )
+            sink.commit()
+        except MissingExtra as error:
+            return _fail(sink, f"browser-decode warc: {error}", EXIT_USAGE)
+        except WorkerDied as error:
+            return _fail(sink, f"browser-decode warc: {error}; stopped", EXIT_WORKER_DIED, summary)
+        except _Stopped as stop:
+            name = signal.Signals(stop.signum).name
+            return _fail(
+                sink,
+                f"browser-decode warc: stopped by {name}",
+                exit_for_signal(stop.signum),
+                summary,
+            )
+        except OSError as error:
+            where = args.out if error.filename is None else error.filename
+            reason = error.strerror or str(error)
+            return _fail(
+                sink, f"browser-decode warc: cannot write {where}: {reason}", EXIT_OUTPUT, summary
+            )
     finally:
-        if sink is not None:
-            sink.close()
+        for signum, handler in handlers.items():
+            signal.signal(signum, handler)
     progress.close()
     sys.stderr.write(format_summary(summary, time.monotonic() - progress.started, len(paths)))
+    return exit_for_inputs(failed, len(args.files))
+
+
+def _fail(
+    sink: _ParquetSink | _JsonlSink | None,
+    message: str,
+    status: int,
+    summary: Summary | None = None,
+) -> int:
+    """Discard the partial output, say why, print the summary so far; *status*."""
+    if sink is not None:
+        sink.discard()
+    print(message, file=sys.stderr)
+    if summary is not None:
+        sys.stderr.write("summary so far:\n" + format_summary(summary, 0.0, 0))
     return status
 
 

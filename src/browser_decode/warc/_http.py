@@ -10,21 +10,28 @@ here therefore checks that the bytes really are coded before undoing it.
 from __future__ import annotations
 
 import functools
-import importlib
 import re
-import zlib
 from dataclasses import dataclass
 from typing import Final
 
+from .._content_coding import (
+    MAX_DECODED_BYTES,
+    BadCoding,
+    TooLarge,
+    UnsupportedCoding,
+    undo_content_codings,
+)
 from .._extract_mime_type import extract_mime_type
 from .._infra import ascii_lowercase, isomorphic_decode
 
-#: Never inflate one body beyond this (a decompression bomb stops here).
-MAX_BODY: Final = 64 << 20
+#: The default cap on one record's block and on its decoded body (64 MiB):
+#: a record over it is skipped as "too large", never cut.
+MAX_BODY: Final = MAX_DECODED_BYTES
 
-# "HTML MIME type: any MIME type whose essence is "text/html"."; XHTML is
-# served as application/xhtml+xml. https://mimesniff.spec.whatwg.org/#html-mime-type
-HTML_ESSENCES: Final = frozenset({"text/html", "application/xhtml+xml"})
+# "An HTML MIME type is a MIME type whose essence is "text/html"."
+# -- https://mimesniff.spec.whatwg.org/#html-mime-type (XHTML, application/xhtml+xml,
+# is an XML MIME type: decoded by the XML rules, see page_kind).
+HTML_ESSENCES: Final = frozenset({"text/html"})
 
 # "If the supplied MIME type is undefined or if the supplied MIME type's essence is
 # "unknown/unknown", "application/unknown", or "*/*", execute the rules for
@@ -83,8 +90,8 @@ def _get(headers: dict[str, list[str]], name: str) -> str | None:
     return None if values is None else ", ".join(values)
 
 
-def parse_response(block: bytes) -> HttpResponse:
-    """Split a ``response`` record's block into HTTP status, headers and payload."""
+def _split(block: bytes) -> tuple[bytes, int]:
+    """The header section of a response block and where its payload starts."""
     if not block.startswith(b"HTTP/"):
         raise BrokenRecord("broken: no HTTP status line")
     end = block.find(b"\r\n\r\n")
@@ -94,21 +101,41 @@ def parse_response(block: bytes) -> HttpResponse:
         end, sep = bare, 2
     if end == -1:
         raise BrokenRecord("broken: HTTP headers do not end")
-    head = block[:end]
-    status_line = head.split(b"\n", 1)[0].split(None, 2)
-    code = status_line[1] if len(status_line) > 1 else b""
+    return block[:end], end + sep
+
+
+def _fields(head: bytes) -> dict[str, list[str]]:
     # Only three fields matter here; the others are never decoded.
     headers: dict[str, list[str]] = {}
     for name, value in _WANTED.findall(head):
         key = ascii_lowercase(isomorphic_decode(name))
         headers.setdefault(key, []).append(isomorphic_decode(value.strip(b" \t\r")))
+    return headers
+
+
+def header_content_type(block: bytes) -> str | None:
+    """The Content-Type of a response block (its payload is not copied)."""
+    return _get(_fields(_split(block)[0]), "content-type")
+
+
+def parse_response(block: bytes) -> HttpResponse:
+    """Split a ``response`` record's block into HTTP status, headers and payload."""
+    head, start = _split(block)
+    status_line = head.split(b"\n", 1)[0].split(None, 2)
+    code = status_line[1] if len(status_line) > 1 else b""
+    headers = _fields(head)
     return HttpResponse(
         status=int(code) if code.isdigit() else None,
         content_type=_get(headers, "content-type"),
         transfer_encoding=_get(headers, "transfer-encoding"),
         content_encoding=_get(headers, "content-encoding"),
-        payload=block[end + sep :],
+        payload=block[start:],
     )
+
+
+#: A body of more chunks than this is not dechunked (a record of one-byte chunks
+#: would cost a Python step per byte): it is skipped as "broken: too many chunks".
+MAX_CHUNKS: Final = 1 << 20
 
 
 def dechunk(data: bytes) -> bytes | None:
@@ -118,116 +145,106 @@ def dechunk(data: bytes) -> bytes | None:
     chunk = chunk-size [ chunk-ext ] CRLF chunk-data CRLF;
     chunk-size = 1*HEXDIG; last-chunk = 1*("0") [ chunk-ext ] CRLF"
     -- RFC 9112, section 7.1. A body cut short keeps the chunks received so far.
+    Raises :class:`BrokenRecord` for more than :data:`MAX_CHUNKS` chunks.
     """
-    out = []
+    out = bytearray()
     position = 0
+    chunks = 0
+    find, fullmatch = data.find, _HEX.fullmatch
     while position < len(data):
-        line_end = data.find(b"\n", position)
+        line_end = find(b"\n", position)
         if line_end == -1:
             if position == 0:
                 return None  # one line: not chunked
             break  # cut inside a chunk-size line
         size_field = data[position:line_end].split(b";", 1)[0].strip()
-        if _HEX.fullmatch(size_field) is None:
+        if fullmatch(size_field) is None:
             if position == 0:
                 return None  # not chunked at all
             break  # junk after the chunks: keep what came before it
         size = int(size_field, 16)
         if size == 0:
             break
+        chunks += 1
+        if chunks > MAX_CHUNKS:
+            raise BrokenRecord("broken: too many chunks")
         start = line_end + 1
-        out.append(data[start : start + size])
+        out += data[start : start + size]
         position = start + size
         if data.startswith(b"\r\n", position):
             position += 2
         elif data.startswith(b"\n", position):
             position += 1
-    return b"".join(out)
+    return bytes(out)
 
 
-def _inflate(data: bytes, wbits: int) -> bytes:
-    decompressor = zlib.decompressobj(wbits)
-    out = decompressor.decompress(data, MAX_BODY)
-    if not out:
-        raise zlib.error("no output")
-    return out
+def decode_payload(response: HttpResponse, limit: int = MAX_BODY) -> bytes:
+    """The response body with its transfer and content codings removed.
 
-
-def _gunzip(data: bytes) -> bytes:
-    if not data.startswith(b"\x1f\x8b"):
-        return data  # stored already decoded
-    try:
-        return _inflate(data, 16 + zlib.MAX_WBITS)
-    except zlib.error:
-        raise BrokenRecord("broken: bad gzip Content-Encoding") from None
-
-
-def _inflate_deflate(data: bytes) -> bytes:
-    # "deflate" is meant as zlib-wrapped (RFC 9110, section 8.4.1.2) but servers
-    # also send raw deflate; browsers accept both.
-    for wbits in (zlib.MAX_WBITS, -zlib.MAX_WBITS):
-        try:
-            return _inflate(data, wbits)
-        except zlib.error:
-            continue
-    return data  # not deflate: stored already decoded
-
-
-def _unbrotli(data: bytes) -> bytes:
-    try:
-        brotli = importlib.import_module("brotli")
-    except ImportError:
-        raise BrokenRecord("unsupported Content-Encoding: br (pip install brotli)") from None
-    try:
-        return bytes(brotli.decompress(data))
-    except Exception:  # brotli.error; the module's exception type varies by binding
-        return data  # not brotli: stored already decoded
-
-
-_CODINGS: Final = {
-    "gzip": _gunzip,
-    "x-gzip": _gunzip,
-    "deflate": _inflate_deflate,
-    "br": _unbrotli,
-}
-
-
-def decode_payload(response: HttpResponse) -> bytes:
-    """The response body with its transfer and content codings removed."""
+    Content codings are undone by :func:`undo_content_codings`, which stops at *limit*
+    bytes. Every failure is a :class:`BrokenRecord` whose text is the skip reason:
+    ``too large (over N bytes)``, ``bad content coding (gzip)`` (corrupt or truncated),
+    ``unsupported content coding (compress)``.
+    """
     data = response.payload
     if response.transfer_encoding and "chunked" in response.transfer_encoding.lower():
         unchunked = dechunk(data)
         if unchunked is not None:
             data = unchunked
-    if response.content_encoding:
-        # Codings are listed in the order they were applied; undo them in reverse.
-        for coding in reversed(response.content_encoding.split(",")):
-            name = ascii_lowercase(coding.strip())
-            if name in ("", "identity"):
-                continue
-            undo = _CODINGS.get(name)
-            if undo is None:
-                raise BrokenRecord(f"unsupported Content-Encoding: {name[:40]}")
-            data = undo(data)
-    return data
+    try:
+        return undo_content_codings(data, response.content_encoding, limit=limit)
+    except TooLarge:
+        raise BrokenRecord(f"too large (over {limit:,} bytes)") from None
+    except BadCoding as error:
+        raise BrokenRecord(f"bad content coding ({str(error).split(':', 1)[0]})") from None
+    except UnsupportedCoding as error:
+        name = str(error).removeprefix("unsupported Content-Encoding: ").strip("'")
+        raise BrokenRecord(f"unsupported content coding ({name[:60]})") from None
 
 
-def html_essence(content_type: str | None, body: bytes) -> str | None:
-    """The HTML MIME type essence of a response, or ``None`` when it is not HTML.
+def _is_xml(essence: str) -> bool:
+    # "An XML MIME type is any MIME type whose subtype ends in "+xml" or whose essence is
+    # "text/xml" or "application/xml"." -- https://mimesniff.spec.whatwg.org/#xml-mime-type
+    # (any */xml subtype counts too, as in decode_body).
+    subtype = essence.partition("/")[2]
+    return subtype == "xml" or subtype.endswith("+xml")
 
-    A missing, unparsable or "unknown" Content-Type is sniffed as browsers do.
+
+def page_kind(content_type: str | None, body: bytes | None) -> str | None:
+    """``"html"``, ``"xml"`` (decoded by :func:`decode_body`'s XML rules) or ``None``.
+
+    A missing, unparsable or "unknown" Content-Type is sniffed as browsers do
+    (with *body* ``None``, such a response may still be a page: ``"html"``).
     """
     essence = content_type_essence(content_type)
     if essence is not None and essence not in UNKNOWN_ESSENCES:
-        return essence if essence in HTML_ESSENCES else None
-    return "text/html" if sniffs_as_html(body) else None
+        if essence in HTML_ESSENCES:
+            return "html"
+        return "xml" if _is_xml(essence) else None
+    return "html" if body is None or sniffs_as_html(body) else None
 
 
-@functools.lru_cache(maxsize=1024)
-def content_type_essence(content_type: str | None) -> str | None:
-    # Crawls repeat a few hundred Content-Type values: parse each once.
-    mime = None if content_type is None else extract_mime_type(content_type)
+#: Content-Type values longer than this are parsed every time, never cached: the
+#: cache holds at most 1024 values of at most this length (256 KiB in all).
+_CACHED_LENGTH: Final = 256
+
+
+def _essence(content_type: str) -> str | None:
+    mime = extract_mime_type(content_type)
     return None if mime is None else mime.essence
+
+
+# Crawls repeat a few hundred Content-Type values: parse each once.
+_cached_essence: Final = functools.lru_cache(maxsize=1024)(_essence)
+
+
+def content_type_essence(content_type: str | None) -> str | None:
+    """The essence of a Content-Type value, or ``None`` when absent or unparsable."""
+    if content_type is None:
+        return None
+    if len(content_type) > _CACHED_LENGTH:
+        return _essence(content_type)
+    return _cached_essence(content_type)
 
 
 def sniffs_as_html(body: bytes) -> bool:

@@ -6,21 +6,29 @@ output does not depend on how many processes (or cluster workers) ran them.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import itertools
 import json
 import multiprocessing
 import os
+import shutil
+import signal
 import sys
+import tempfile
 import threading
+import time
 import zlib
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal
+from typing import IO, Any, Final, Literal, Protocol
 
 from .._api import decode_html
-from ._archive import Content, Record, Summary, Task, _archive_iterator, iter_records, read_pages
+from ._archive import Content, Record, Summary, Task, iter_records, read_pages
+from ._http import MAX_BODY
 
 #: Files larger than this are split into tasks of about this many bytes.
 CHUNK_BYTES: Final = 16 << 20
@@ -52,12 +60,35 @@ def run_task(
     content: Content = "html",
     output: Literal["jsonl", "rows"] = "jsonl",
     progress: Callable[[int, int], None] | None = None,
+    limit: int = MAX_BODY,
 ) -> TaskResult:
     """Run one task; safe to call in any process (it only reads *task.path*).
 
+    The task's whole output is returned in memory (its size is bounded by the
+    task's byte range): for clusters. The CLI streams instead (:func:`stream`).
     *progress* gets (records, bytes) read since its previous call.
     """
     summary = Summary()
+    pages = task_pages(task, content, summary, progress, limit)
+    span = _span(task)
+    if output == "rows":
+        return TaskResult(summary, span, rows=list(pages))
+    return TaskResult(summary, span, jsonl=b"".join(map(to_json_line, pages)))
+
+
+def _span(task: Task) -> int:
+    stop = os.path.getsize(task.path) if task.stop is None else task.stop
+    return stop - task.start
+
+
+def task_pages(
+    task: Task,
+    content: Content,
+    summary: Summary,
+    progress: Callable[[int, int], None] | None = None,
+    limit: int = MAX_BODY,
+) -> Iterator[dict[str, Any]]:
+    """The pages of one task, one at a time, counted in *summary*."""
     stop = os.path.getsize(task.path) if task.stop is None else task.stop
     done = task.start
 
@@ -68,7 +99,7 @@ def run_task(
         progress(records, position - done)
         done = position
 
-    pages = read_pages(
+    return read_pages(
         task.path,
         content=content,
         start=task.start,
@@ -76,10 +107,8 @@ def run_task(
         align=task.align,
         summary=summary,
         progress=None if progress is None else report,
+        limit=limit,
     )
-    if output == "rows":
-        return TaskResult(summary, stop - task.start, rows=list(pages))
-    return TaskResult(summary, stop - task.start, jsonl=b"".join(map(to_json_line, pages)))
 
 
 def iter_split(
@@ -107,7 +136,7 @@ def plan(paths: list[str], chunk_bytes: int = CHUNK_BYTES, *, cut: bool = True) 
 
     A gzip WARC with one member per record is cut at fixed byte offsets (each
     task finds its first member). An uncompressed WARC is cut at record offsets,
-    read here as the tasks are consumed (an index pass: FastWARC skips from
+    read here as the tasks are consumed (an index pass: the reader skips from
     record to record), so that the first tasks run while the rest is indexed.
     Any other file is one task. One process needs no cutting (*cut* false):
     whole files and their parts give the same records.
@@ -184,6 +213,7 @@ def run(
     output: Literal["jsonl", "rows"] = "jsonl",
     chunk_bytes: int = CHUNK_BYTES,
     progress: Callable[[int, int], None] | None = None,
+    limit: int = MAX_BODY,
 ) -> Iterator[TaskResult]:
     """The results of all tasks over *paths*, in order, on *jobs* processes.
 
@@ -191,20 +221,147 @@ def run(
     depends only on its byte range, and results are yielded in task order.
     *progress* gets (records, bytes) as work completes.
     """
-    _archive_iterator()  # fail early, in this process, when FastWARC is missing
     if jobs <= 1 or (len(paths) == 1 and os.path.getsize(paths[0]) <= chunk_bytes):
         for task in plan(paths, chunk_bytes, cut=False):  # one process: whole files
-            yield run_task(task, content, output, progress)
+            yield run_task(task, content, output, progress, limit)
         return
-    with ProcessPoolExecutor(jobs, mp_context=_context()) as pool:
+    pool = ProcessPoolExecutor(
+        jobs, mp_context=_context(), initializer=_worker_init, initargs=(os.getpid(),)
+    )
+    try:
         tasks = plan(paths, chunk_bytes)
         window: deque[Future[TaskResult]] = deque()
         for task in itertools.islice(tasks, 2 * jobs):
-            window.append(pool.submit(run_task, task, content, output))
+            window.append(pool.submit(run_task, task, content, output, None, limit))
         while window:
             result = window.popleft().result()
             for task in itertools.islice(tasks, 1):
-                window.append(pool.submit(run_task, task, content, output))
+                window.append(pool.submit(run_task, task, content, output, None, limit))
             if progress is not None:
                 progress(result.summary.records, result.span)
             yield result
+    finally:
+        _stop_workers(pool)
+
+
+# --------------------------------------------------------------------------- streaming
+
+
+class Sink(Protocol):
+    """Where :func:`stream` puts pages: one at a time, or a part file of JSON Lines."""
+
+    def add(self, page: dict[str, Any]) -> None: ...
+
+    def add_part(self, part: IO[bytes]) -> None: ...
+
+
+class WorkerDied(RuntimeError):
+    """A worker process died (killed, out of memory): the run cannot be completed."""
+
+
+#: How often a worker checks that its parent is still alive (where the kernel
+#: cannot be asked to kill it with its parent).
+_PARENT_CHECK: Final = 0.5
+
+
+def _worker_init(parent: int) -> None:
+    """Set a worker up so that it never outlives the run.
+
+    It leaves the terminal's process group (Ctrl-C reaches the parent, which stops
+    the workers itself), and dies with its parent: by the kernel on Linux
+    (``PR_SET_PDEATHSIG``), and everywhere by a thread that checks the parent.
+    """
+    with contextlib.suppress(OSError):
+        os.setpgid(0, 0)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if sys.platform == "linux":
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(_PARENT_CHECK)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-check", daemon=True).start()
+
+
+def _part_task(task: Task, content: Content, limit: int, part: str) -> tuple[Summary, int]:
+    """In a worker: one task's JSON Lines into the file *part*; its summary and span."""
+    summary = Summary()
+    with open(part, "wb") as out:
+        for page in task_pages(task, content, summary, None, limit):
+            out.write(to_json_line(page))
+    return summary, _span(task)
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    processes = getattr(pool, "_processes", None) or {}
+    for process in list(processes.values()):
+        with contextlib.suppress(Exception):
+            process.kill()
+    pool.shutdown(wait=True, cancel_futures=True)
+
+
+def stream(
+    paths: list[str],
+    sink: Sink,
+    *,
+    jobs: int = 1,
+    content: Content = "html",
+    chunk_bytes: int = CHUNK_BYTES,
+    limit: int = MAX_BODY,
+    progress: Callable[[int, int], None] | None = None,
+    summary: Summary | None = None,
+) -> Summary:
+    """Decode *paths* into *sink*, in order, on *jobs* processes; the run's summary.
+
+    Memory stays bounded by the largest record, not by the output: one process
+    hands each page to the sink as it is decoded; with more, each worker writes
+    its task's JSON Lines to a temporary part file, which is copied to the sink
+    in task order. The output is the same for every *jobs*. *summary*, when
+    given, is the one counted into (it holds the counts so far if the run stops).
+    Raises :class:`WorkerDied` when a worker process dies; the workers are
+    stopped whenever this function returns or raises.
+    """
+    summary = Summary() if summary is None else summary
+    if jobs <= 1 or (len(paths) == 1 and os.path.getsize(paths[0]) <= chunk_bytes):
+        for task in plan(paths, chunk_bytes, cut=False):  # one process: whole files
+            for page in task_pages(task, content, summary, progress, limit):
+                sink.add(page)
+        return summary
+    parts = tempfile.mkdtemp(prefix="browser-decode-warc-")
+    pool = ProcessPoolExecutor(
+        jobs, mp_context=_context(), initializer=_worker_init, initargs=(os.getpid(),)
+    )
+    try:
+        tasks = enumerate(plan(paths, chunk_bytes))
+        window: deque[tuple[str, Future[tuple[Summary, int]]]] = deque()
+
+        def submit(number: int, task: Task) -> None:
+            part = os.path.join(parts, f"{number:09d}.jsonl")
+            window.append((part, pool.submit(_part_task, task, content, limit, part)))
+
+        for number, task in itertools.islice(tasks, 2 * jobs):
+            submit(number, task)
+        while window:
+            part, future = window.popleft()
+            try:
+                task_summary, span = future.result()
+            except BrokenProcessPool:
+                raise WorkerDied("a worker process died (killed, or out of memory)") from None
+            for number, task in itertools.islice(tasks, 1):
+                submit(number, task)
+            with open(part, "rb") as handle:
+                sink.add_part(handle)
+            os.unlink(part)
+            summary.add(task_summary)
+            if progress is not None:
+                progress(task_summary.records, span)
+    finally:
+        _stop_workers(pool)
+        shutil.rmtree(parts, ignore_errors=True)
+    return summary

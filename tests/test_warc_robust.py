@@ -1,0 +1,481 @@
+"""WARC wing under hostile archives, kills and odd inputs (issue 16; issue 15's WARC points).
+
+Archives are built byte by byte here (tests/test_warc.py's builder), so that each defect is
+exactly the one named: a lying Content-Length, a record cut mid-file, garbage before a good
+record, junk between gzip members. Kills are real: the command runs in a subprocess and is
+sent signals; no process it started may survive.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import psutil
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from browser_decode.warc import _archive as _warc
+from browser_decode.warc import _run as _warc_run
+
+from .test_warc import CASES, EN, FR, JA, RU, Case, check_pages, http_response, warc_record
+
+PAGE_CASES = tuple(c for c in CASES if c.document is not None)
+
+
+def records(cases: tuple[Case, ...]) -> list[bytes]:
+    return [warc_record(c.kind, c.uri, c.block, n) for n, c in enumerate(cases, 1)]
+
+
+def lie(record: bytes, delta: int) -> bytes:
+    """The record with its Content-Length off by *delta*."""
+    head, rest = record.split(b"\r\n\r\n", 1)
+    lines = head.split(b"\r\n")
+    for number, line in enumerate(lines):
+        if line.startswith(b"Content-Length: "):
+            lines[number] = b"Content-Length: %d" % (int(line[16:]) + delta)
+    return b"\r\n".join(lines) + b"\r\n\r\n" + rest
+
+
+def read(path: Path) -> tuple[list[dict[str, object]], _warc.Summary]:
+    summary = _warc.Summary()
+    return list(_warc.read_pages(str(path), summary=summary)), summary
+
+
+def write(path: Path, members: list[bytes], gz: bool) -> Path:
+    path.write_bytes(b"".join(gzip.compress(m, mtime=0) if gz else m for m in members))
+    return path
+
+
+MISMATCH = "broken: Content-Length does not match the record's end"
+
+
+@pytest.mark.parametrize("gz", [False, True], ids=["plain", "gzip"])
+@pytest.mark.parametrize("delta", [+200, +5000, -30, -1])
+def test_lying_content_length_is_reported_and_the_next_record_read(
+    tmp_path: Path, gz: bool, delta: int
+) -> None:
+    """Too long: must not swallow the next record. Too short: flagged, never written cut."""
+    members = records(PAGE_CASES)
+    members[1] = lie(members[1], delta)  # the second page lies
+    pages, summary = read(write(tmp_path / "a.warc", members, gz))
+    good = tuple(c for n, c in enumerate(PAGE_CASES) if n != 1)
+    check_pages(pages, good)
+    # Past the end of the file, the record is "truncated"; else its end does not match.
+    reason = "broken: truncated record" if delta == 5000 else MISMATCH
+    assert summary.skipped == Counter({reason: 1})
+    assert summary.records == len(PAGE_CASES)
+
+
+@pytest.mark.parametrize("junk", [b"garbage without a line end", b"\r\n\r\n\0\0\0", b"WARC/1.1 x"])
+def test_garbage_before_a_good_record_loses_nothing(tmp_path: Path, junk: bytes) -> None:
+    members = records(PAGE_CASES)
+    members.insert(2, junk)
+    members.insert(0, junk)
+    pages, summary = read(write(tmp_path / "a.warc", members, gz=False))
+    check_pages(pages, PAGE_CASES)
+    assert summary.skipped == Counter({"broken archive (bytes that are no WARC record)": 2})
+
+
+def test_record_truncated_mid_file_is_broken_and_the_next_read_whole(tmp_path: Path) -> None:
+    members = records(PAGE_CASES)
+    members[3] = members[3][: len(members[3]) // 2]  # cut inside its block
+    pages, summary = read(write(tmp_path / "a.warc", members, gz=False))
+    check_pages(pages, tuple(c for n, c in enumerate(PAGE_CASES) if n != 3))
+    assert sum(summary.skipped.values()) == 1
+    assert set(summary.skipped) <= {MISMATCH, "broken: truncated record"}
+    assert all("WARC/1.1" not in str(p["html"]) for p in pages)
+
+
+def test_truncated_gzip_member_mid_file_is_reported(tmp_path: Path) -> None:
+    members = [gzip.compress(r, mtime=0) for r in records(PAGE_CASES)]
+    members[2] = members[2][: len(members[2]) - 12]  # its deflate end and gzip trailer lost
+    (tmp_path / "a.warc.gz").write_bytes(b"".join(members))
+    pages, summary = read(tmp_path / "a.warc.gz")
+    check_pages(pages, tuple(c for n, c in enumerate(PAGE_CASES) if n != 2))
+    assert sum(summary.skipped.values()) == 1
+    assert next(iter(summary.skipped)).startswith("broken")
+
+
+def test_output_fields_locate_the_record(tmp_path: Path) -> None:
+    """offset and length cut the record (its gzip member) out of the file; WARC-Date is kept."""
+    for gz in (False, True):
+        path = write(tmp_path / f"a{gz}.warc", records(CASES), gz)
+        pages, _ = read(path)
+        data = path.read_bytes()
+        for page in pages:
+            assert page["warc_file"] == str(path)
+            assert page["warc_date"] == "2024-05-01T12:00:00Z"
+            offset, length = page["offset"], page["length"]
+            assert isinstance(offset, int) and isinstance(length, int)
+            piece = data[offset : offset + length]
+            raw = gzip.decompress(piece) if gz else piece
+            assert raw.startswith(b"WARC/1.1\r\n") and raw.endswith(b"\r\n\r\n")
+            assert f"WARC-Record-ID: {page['record_id']}".encode() in raw
+            assert raw.count(b"WARC/1.1\r\n") == 1
+
+
+def test_output_has_label_score_and_runner_up(tmp_path: Path) -> None:
+    undeclared = ("<p>" + "Съешь же ещё этих мягких французских булок, да выпей чаю. " * 20).encode(
+        "cp1251"
+    )
+    cases = (
+        Case("http://a/", http_response(JA.encode("shift_jis"), "Content-Type: text/html")),
+        Case("http://b/", http_response(undeclared, "Content-Type: text/html")),
+    )
+    pages, _ = read(write(tmp_path / "a.warc", records(cases), gz=False))
+    assert pages[0]["label"] == "shift_jis"
+    assert pages[0]["score"] is None and pages[0]["runner_up"] is None
+    assert pages[1]["source"] == "detected"
+    assert pages[1]["encoding"] == "windows-1251"
+    assert isinstance(pages[1]["score"], float) and 0 <= pages[1]["score"] <= 1
+    assert pages[1]["label"] is None
+
+
+XHTML = (
+    '<?xml version="1.0" encoding="windows-1252"?>'
+    '<html xmlns="http://www.w3.org/1999/xhtml"><body><p>Café crème</p></body></html>'
+)
+FEED = '<?xml version="1.0" encoding="koi8-r"?><rss><channel><title>Новости</title></channel></rss>'
+
+
+@pytest.mark.parametrize(
+    ("content_type", "document", "codec", "encoding"),
+    [
+        ("application/xhtml+xml", XHTML, "cp1252", "windows-1252"),
+        ("application/rss+xml", FEED, "koi8-r", "KOI8-R"),
+        ("text/xml", FEED, "koi8-r", "KOI8-R"),
+        ("application/atom+xml; charset=koi8-r", FEED, "koi8-r", "KOI8-R"),
+    ],
+)
+def test_xml_records_follow_the_xml_rules(
+    tmp_path: Path, content_type: str, document: str, codec: str, encoding: str
+) -> None:
+    """XHTML, feeds and sitemaps: the XML declaration counts (decode_html would ignore it)."""
+    case = Case("http://x/", http_response(document.encode(codec), f"Content-Type: {content_type}"))
+    pages, summary = read(write(tmp_path / "a.warc", records((case,)), gz=False))
+    assert summary.skipped == Counter()
+    assert pages[0]["html"] == document
+    assert pages[0]["encoding"] == encoding
+    expected = "header" if "charset" in content_type else "meta"
+    assert pages[0]["source"] == expected
+
+
+def test_json_and_images_are_still_skipped(tmp_path: Path) -> None:
+    cases = (
+        Case("http://j/", http_response(b'{"a": 1}', "Content-Type: application/json")),
+        Case("http://c/", http_response(b"body{}", "Content-Type: text/css")),
+    )
+    pages, summary = read(write(tmp_path / "a.warc", records(cases), gz=False))
+    assert pages == []
+    assert summary.skipped == Counter({"not HTML (application/json)": 1, "not HTML (text/css)": 1})
+
+
+# --------------------------------------------------------------------------- every --jobs
+
+
+def test_summary_is_identical_for_every_jobs(tmp_path: Path) -> None:
+    """Junk between gzip members, junk members, lying and cut records: same counts and pages."""
+    members = [gzip.compress(r, mtime=0) for r in records(CASES * 6)]
+    for place in (40, 29, 17, 5):
+        members.insert(place, b"junk between members " * 3)
+    members.insert(33, gzip.compress(b"WARX/1.1\r\n" + b"x" * 900, mtime=0))
+    members[12] = gzip.compress(lie(records(CASES)[3], 300), mtime=0)
+    gz = tmp_path / "a.warc.gz"
+    gz.write_bytes(b"".join(members))
+    plain_members = records(CASES * 6)
+    plain_members.insert(20, b"junk")
+    plain_members[30] = lie(plain_members[30], -7)
+    plain_members[40] = plain_members[40][:100]
+    plain = write(tmp_path / "b.warc", plain_members, gz=False)
+
+    class Collect:
+        def __init__(self) -> None:
+            self.lines: list[bytes] = []
+
+        def add(self, page: dict[str, object]) -> None:
+            self.lines.append(_warc_run.to_json_line(page))
+
+        def add_part(self, part: object) -> None:
+            self.lines.extend(part)  # type: ignore[call-overload]
+
+    one = Collect()
+    reference = _warc_run.stream([str(gz), str(plain)], one, jobs=1)
+    assert reference.skipped["broken archive (bytes that are no gzip member)"] == 4
+    for chunk in (300, 700, 1100, 2900):
+        many = Collect()
+        summary = _warc_run.stream([str(gz), str(plain)], many, jobs=2, chunk_bytes=chunk)
+        assert summary == reference, chunk
+        assert b"".join(many.lines) == b"".join(one.lines)
+
+
+# --------------------------------------------------------------------------- fuzz
+
+
+def _fuzz_archive() -> bytes:
+    cases = (
+        *CASES,
+        Case("http://x/", http_response(RU.encode("cp1251"), "Content-Type: text/html")),
+    )
+    return b"".join(records(cases))
+
+
+_ARCHIVE = _fuzz_archive()
+_ARCHIVE_GZ = b"".join(gzip.compress(r, mtime=0) for r in records(CASES))
+
+
+@settings(
+    max_examples=int(os.environ.get("WARC_FUZZ_EXAMPLES", "60")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    gz=st.booleans(),
+    edits=st.lists(
+        st.tuples(st.integers(0, 1 << 16), st.integers(0, 40), st.binary(max_size=12)), max_size=6
+    ),
+)
+def test_fuzz_read_pages_on_mutated_archives(
+    tmp_path_factory: pytest.TempPathFactory, gz: bool, edits: list[tuple[int, int, bytes]]
+) -> None:
+    """Mutated archives (bytes replaced, cut, inserted): read_pages never raises, and every
+    record is accounted for as a page or a counted skip."""
+    data = bytearray(_ARCHIVE_GZ if gz else _ARCHIVE)
+    for position, cut, insert in edits:
+        position %= len(data) + 1
+        data[position : position + cut] = insert
+    path = tmp_path_factory.mktemp("fuzz") / "f.warc"
+    path.write_bytes(bytes(data))
+    summary = _warc.Summary()
+    pages = list(_warc.read_pages(str(path), summary=summary))
+    assert summary.pages == len(pages)
+    assert summary.records == summary.pages + sum(
+        n for reason, n in summary.skipped.items() if not reason.startswith("broken archive")
+    )
+    for page in pages:
+        assert list(page)[: len(_warc.FIELDS)] == list(_warc.FIELDS)
+        assert isinstance(page["html"], str)
+        json.loads(_warc_run.to_json_line(page))
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def command(*args: str | Path) -> list[str]:
+    return [sys.executable, "-m", "browser_decode", "warc", *map(str, args)]
+
+
+def run_command(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(command(*args), capture_output=True, text=True, timeout=120)
+
+
+def test_non_regular_inputs_are_refused(tmp_path: Path) -> None:
+    """/dev/zero (a pyo3 PanicException under FastWARC), a directory, a FIFO: exit 3."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    result = run_command("/dev/zero", tmp_path, fifo, "--out", tmp_path / "o.jsonl")
+    assert result.returncode == 3, result.stderr
+    assert "Traceback" not in result.stderr
+    assert result.stderr.count("not a regular file") + result.stderr.count("directory") >= 3
+    good = write(tmp_path / "a.warc", records(PAGE_CASES), gz=False)
+    result = run_command("/dev/zero", good, "--out", tmp_path / "o.jsonl")
+    assert result.returncode == 1
+    assert len((tmp_path / "o.jsonl").read_text().splitlines()) == len(PAGE_CASES)
+
+
+def test_unwritable_output_is_exit_4(tmp_path: Path) -> None:
+    good = write(tmp_path / "a.warc", records(PAGE_CASES), gz=False)
+    for out in ("/dev/full", tmp_path / "missing" / "o.jsonl"):
+        result = run_command(good, "--out", out, "--jobs", "1")
+        assert result.returncode == 4, result.stderr
+        assert "cannot write" in result.stderr
+        assert "Traceback" not in result.stderr
+
+
+def big_archive(path: Path, copies: int) -> Path:
+    """Slow to decode: undeclared legacy pages (detection), many records."""
+    body = ("<p>" + "Съешь же ещё этих мягких французских булок, да выпей чаю. " * 60).encode(
+        "cp1251"
+    )
+    record = gzip.compress(
+        warc_record("response", "http://r/", http_response(body, "Content-Type: text/html"), 1),
+        mtime=0,
+    )
+    path.write_bytes(record * copies)
+    return path
+
+
+def _children(pid: int) -> list[psutil.Process]:
+    try:
+        return psutil.Process(pid).children(recursive=True)
+    except psutil.NoSuchProcess:
+        return []
+
+
+def _start(tmp_path: Path, out: Path) -> tuple[subprocess.Popen[str], list[psutil.Process]]:
+    archive = big_archive(tmp_path / "big.warc.gz", 6000)
+    process = subprocess.Popen(
+        command(archive, "--out", out, "--jobs", "2", "--chunk-size", "100000"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "TMPDIR": str(tmp_path)},  # its part files stay in tmp_path
+    )
+    deadline = time.monotonic() + 60
+    while len(workers := _children(process.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)  # let them work
+    workers = _children(process.pid)
+    assert len(workers) >= 2
+    return process, workers
+
+
+def _gone(processes: list[psutil.Process], within: float = 10.0) -> bool:
+    _, alive = psutil.wait_procs(processes, timeout=within)
+    return not alive
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_signal_stops_all_workers_and_leaves_no_file(tmp_path: Path, signum: int) -> None:
+    out = tmp_path / "out.jsonl"
+    process, workers = _start(tmp_path, out)
+    process.send_signal(signum)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 128 + signum, err
+    assert "stopped by" in err and "Traceback" not in err
+    assert _gone(workers)
+    assert not out.exists()
+    assert [p.name for p in tmp_path.iterdir() if "partial" in p.name] == []
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith("browser-decode")] == []
+
+
+def test_killed_parent_takes_its_workers_along(tmp_path: Path) -> None:
+    out = tmp_path / "out.jsonl"
+    process, workers = _start(tmp_path, out)
+    process.kill()
+    process.communicate(timeout=60)
+    assert _gone(workers)
+    assert not out.exists()
+
+
+def test_dead_worker_is_exit_5_with_the_summary_so_far(tmp_path: Path) -> None:
+    out = tmp_path / "out.jsonl"
+    process, workers = _start(tmp_path, out)
+    workers[0].kill()
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 5, err
+    assert "worker process died" in err
+    assert "summary so far" in err
+    assert "Traceback" not in err
+    assert _gone(workers)
+    assert not out.exists()
+
+
+def test_output_is_renamed_only_at_the_end(tmp_path: Path) -> None:
+    out = tmp_path / "out.jsonl"
+    out.write_text("previous\n")
+    archive = write(tmp_path / "a.warc", records(PAGE_CASES), gz=False)
+    result = run_command(archive, "--out", out, "--jobs", "1")
+    assert result.returncode == 0
+    assert len(out.read_text().splitlines()) == len(PAGE_CASES)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.warc", "out.jsonl"]
+
+
+def test_max_page_bytes(tmp_path: Path) -> None:
+    cases = (
+        Case("http://e/", http_response(EN.encode(), "Content-Type: text/html")),
+        Case("http://f/", http_response(FR.encode("cp1252") * 100, "Content-Type: text/html")),
+    )
+    archive = write(tmp_path / "a.warc", records(cases), gz=True)
+    out = tmp_path / "o.jsonl"
+    result = run_command(archive, "--out", out, "--max-page-bytes", "2000")
+    assert result.returncode == 0
+    assert "too large (over 2,000 bytes)" in result.stderr
+    assert [json.loads(line)["url"] for line in out.read_text().splitlines()] == ["http://e/"]
+
+
+def test_both_inflaters_agree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ISA-L (the [warc] extra) and the standard library's zlib read every archive alike."""
+    import zlib
+
+    members = [gzip.compress(r, mtime=0) for r in records(CASES * 3)]
+    members[4] = members[4][:-12]
+    members[9] = members[9][:20] + b"\xff" * 20 + members[9][40:]
+    members.insert(7, b"junk")
+    members[12] = gzip.compress(lie(records(CASES)[3], 300), mtime=0)
+    path = tmp_path / "a.warc.gz"
+    path.write_bytes(b"".join(members))
+    assert _warc._decompressobj is not zlib.decompressobj  # isal is installed by [warc]
+    fast = read(path)
+    monkeypatch.setattr(_warc, "_decompressobj", zlib.decompressobj)
+    monkeypatch.setattr(_warc, "_INFLATE_ERRORS", (zlib.error,))
+    assert read(path) == fast
+    assert sum(fast[1].skipped.values()) > 10
+
+
+def test_offsets_of_members_across_read_boundaries(tmp_path: Path) -> None:
+    """Members that straddle the reader's 64 KiB reads: exact lengths, same for every --jobs."""
+    import base64
+    import random
+
+    rng = random.Random(5)
+    cases = tuple(
+        Case(
+            f"http://r/{n}",
+            http_response(
+                b"<p>" + base64.b64encode(rng.randbytes(rng.randrange(5000, 40000))),
+                "Content-Type: text/html",
+            ),
+        )
+        for n in range(40)
+    )
+    path = write(tmp_path / "a.warc.gz", records(cases), gz=True)
+    data = path.read_bytes()
+
+    class Collect:
+        def __init__(self) -> None:
+            self.lines: list[bytes] = []
+
+        def add(self, page: dict[str, object]) -> None:
+            self.lines.append(_warc_run.to_json_line(page))
+
+        def add_part(self, part: object) -> None:
+            self.lines.extend(part)  # type: ignore[call-overload]
+
+    one, two = Collect(), Collect()
+    _warc_run.stream([str(path)], one, jobs=1)
+    _warc_run.stream([str(path)], two, jobs=2, chunk_bytes=50000)
+    assert one.lines == two.lines
+    ends = set()
+    for line in one.lines:
+        page = json.loads(line)
+        raw = gzip.decompress(data[page["offset"] : page["offset"] + page["length"]])
+        assert raw.count(b"WARC/1.1\r\n") == 1 and raw.endswith(b"\r\n\r\n")
+        ends.add(page["offset"] + page["length"])
+    assert len(ends) == 40 and max(ends) == len(data)
+
+
+@pytest.mark.parametrize("gz", [False, True], ids=["plain", "gzip"])
+@pytest.mark.parametrize("heads", [True, False], ids=["read", "index"])
+def test_a_skipped_record_running_over_many_members(tmp_path: Path, gz: bool, heads: bool) -> None:
+    """A non-page record whose Content-Length runs over several records (read without keeping
+    its block, and in the index pass): every record it ran into is still read."""
+    image = Case("http://i/", http_response(b"\x89PNG" + b"\0" * 3000, "Content-Type: image/png"))
+    members = records((image, *PAGE_CASES))
+    members[0] = lie(members[0], sum(map(len, members[1:4])) + 10)
+    path = write(tmp_path / "a.warc", members, gz)
+    items = list(_warc.iter_records(str(path), heads=heads))
+    found = [item for item in items if isinstance(item, _warc.Record)]
+    assert [r.uri for r in found] == [image.uri] + [c.uri for c in PAGE_CASES]
+    assert found[0].problem == MISMATCH
+    assert all(r.problem is None for r in found[1:])
+    if heads:
+        check_pages(read(path)[0], PAGE_CASES)
