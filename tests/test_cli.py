@@ -266,3 +266,16 @@ def test_decoded_copies_match_the_library(folder: Path, tmp_path: Path) -> None:
             data = copy.read_bytes()
             assert data == to_utf8_document(decode_html(path.read_bytes()).text)
             assert decode_html(data).text == data[3:].decode("utf-8")
+
+
+def test_detector_option(tmp_path: Path) -> None:
+    """--detector reaches decode_html: the provenance says which detector decided."""
+    page = tmp_path / "p.html"
+    page.write_bytes("<p>Съешь же ещё этих мягких французских булок</p>".encode("cp1251"))
+    for name in ("builtin", "charset-normalizer"):
+        result = run(str(page), "--json", "--detector", name)
+        assert result.returncode == 0, result.stderr
+        record = json.loads(result.stdout)
+        expected = decode_html(page.read_bytes(), detector=name).provenance
+        assert (record["detector"], record["encoding"]) == (name, expected.encoding)
+    assert run(str(page), "--detector", "chardet").returncode == 2

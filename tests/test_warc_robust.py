@@ -357,6 +357,39 @@ def test_signal_stops_all_workers_and_leaves_no_file(tmp_path: Path, signum: int
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith("browser-decode")] == []
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_timeout_is_a_total_deadline(tmp_path: Path, jobs: str) -> None:
+    """--timeout stops the whole run as SIGALRM: summary so far, no output, no worker left."""
+    out = tmp_path / "out.jsonl"
+    archive = big_archive(tmp_path / "big.warc.gz", 6000)
+    started = time.monotonic()
+    process = subprocess.Popen(
+        command(archive, "--out", out, "--jobs", jobs, "--chunk-size", "100000", "--timeout", "1"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "TMPDIR": str(tmp_path)},
+    )
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 128 + signal.SIGALRM, err
+    assert time.monotonic() - started < 30
+    assert "--timeout of 1 s reached" in err and "summary so far" in err
+    assert "Traceback" not in err
+    assert not out.exists()
+    assert [p.name for p in tmp_path.iterdir() if "partial" in p.name] == []
+    assert _children(process.pid) == []
+
+
+def test_timeout_must_be_positive(tmp_path: Path) -> None:
+    result = subprocess.run(
+        command(tmp_path / "x.warc", "--out", tmp_path / "o.jsonl", "--timeout", "0"),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 2 and "--timeout" in result.stderr
+
+
 def test_killed_parent_takes_its_workers_along(tmp_path: Path) -> None:
     out = tmp_path / "out.jsonl"
     process, workers = _start(tmp_path, out)

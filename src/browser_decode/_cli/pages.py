@@ -171,9 +171,14 @@ def decode(
     """``decode_html``, or ``decode_body`` when the Content-Type names XML, JSON or text."""
     content_type = args.content_type or header
     url = args.url or (source.name if source.kind == "url" else None)
-    if _kind(content_type) is BodyKind.HTML:
-        return decode_html(body, content_type, url=url, default_encoding=args.default_encoding)
-    return decode_body(body, content_type, url=url, default_encoding=args.default_encoding)
+    decoder = decode_html if _kind(content_type) is BodyKind.HTML else decode_body
+    return decoder(
+        body,
+        content_type,
+        url=url,
+        default_encoding=args.default_encoding,
+        detector=args.detector,
+    )
 
 
 def _kind(content_type: str | None) -> BodyKind:
@@ -277,6 +282,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="URL_OR_TLD",
         help="the page's URL or just its top-level domain (e.g. 'jp'), a hint for undeclared "
         "saved pages (default: a URL input's own URL)",
+    )
+    parser.add_argument(
+        "--detector",
+        choices=("builtin", "charset-normalizer"),
+        default="builtin",
+        help="who guesses the encoding of undeclared pages (docs/detectors.md; default: builtin)",
     )
     parser.add_argument(
         "--out", metavar="DIR", help="write each page here as a UTF-8 document (same tree)"

@@ -45,7 +45,7 @@ CONTENTS: Final = ("html", "text", "none")
 FIELDS: Final = (
     "url", "record_id", "warc_date", "warc_file", "offset", "length", "status",
     "content_type", "encoding", "label", "source", "confidence", "score", "runner_up",
-    "replacements", "bytes",
+    "detector", "binary", "replacements", "bytes",
 )  # fmt: skip
 
 _PROGRESS_EVERY: Final = 64
@@ -704,6 +704,8 @@ def page_of(
         "confidence": provenance.confidence.value,
         "score": provenance.score,
         "runner_up": provenance.runner_up,
+        "detector": provenance.detector,
+        "binary": provenance.binary,
         "replacements": provenance.replacements,
         "bytes": len(body),
     }

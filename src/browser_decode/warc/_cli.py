@@ -96,6 +96,15 @@ def _parser() -> argparse.ArgumentParser:
         help="skip (and count as 'too large') a record whose block or decoded body is over "
         f"this (default: {MAX_BODY:,}); memory use is bounded by it",
     )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="stop the whole run after this many seconds, as SIGALRM would (exit 142, the "
+        "summary so far, no output file); default: no limit, since a re-processing job has no "
+        "natural bound and --max-page-bytes already bounds each record",
+    )
     add_progress_arguments(parser)
     return parser
 
@@ -221,8 +230,8 @@ class _ParquetSink(_FileSink):
             ("warc_file", pa.string()), ("offset", pa.int64()), ("length", pa.int64()),
             ("status", pa.int32()), ("content_type", pa.string()), ("encoding", pa.string()),
             ("label", pa.string()), ("source", pa.string()), ("confidence", pa.string()),
-            ("score", pa.float64()), ("runner_up", pa.string()), ("replacements", pa.int64()),
-            ("bytes", pa.int64()),
+            ("score", pa.float64()), ("runner_up", pa.string()), ("detector", pa.string()),
+            ("binary", pa.bool_()), ("replacements", pa.int64()), ("bytes", pa.int64()),
         ]  # fmt: skip
         assert tuple(name for name, _ in columns) == FIELDS
         self.content = content
@@ -315,6 +324,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--format parquet needs a file for --out")
     if args.jobs < 1 or args.chunk_size < 1 or args.max_page_bytes < 1:
         parser.error("--jobs, --chunk-size and --max-page-bytes must be positive")
+    if args.timeout is not None and not args.timeout > 0:
+        parser.error("--timeout must be a positive number of seconds")
     # Non-regular inputs (/dev/zero, a FIFO, a directory) are refused, as unreadable ones.
     paths, failed = _inputs(args.files)
     progress = _Progress(
@@ -326,8 +337,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     sink: _ParquetSink | _JsonlSink | None = None
     handlers = {}
     with contextlib.suppress(ValueError):  # signal handlers: main thread only
-        for signum in (signal.SIGTERM, signal.SIGINT):
+        for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGALRM):
             handlers[signum] = signal.signal(signum, _on_signal)
+        if args.timeout is not None:
+            # The total deadline: the alarm stops the run like SIGTERM does.
+            signal.setitimer(signal.ITIMER_REAL, args.timeout)
     try:
         try:
             sink = (
@@ -350,9 +364,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _fail(sink, f"browser-decode warc: {error}; stopped", EXIT_WORKER_DIED, summary)
         except _Stopped as stop:
             name = signal.Signals(stop.signum).name
+            why = f"--timeout of {args.timeout:g} s reached" if name == "SIGALRM" else name
             return _fail(
                 sink,
-                f"browser-decode warc: stopped by {name}",
+                f"browser-decode warc: stopped by {why}",
                 exit_for_signal(stop.signum),
                 summary,
             )
@@ -363,6 +378,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 sink, f"browser-decode warc: cannot write {where}: {reason}", EXIT_OUTPUT, summary
             )
     finally:
+        if args.timeout is not None:
+            signal.setitimer(signal.ITIMER_REAL, 0)
         for signum, handler in handlers.items():
             signal.signal(signum, handler)
     progress.close()
