@@ -70,6 +70,31 @@ def find_chromium() -> str | None:
     return None
 
 
+def require_tool(found: bool, what: str, install: str) -> None:
+    """Skip a test whose tool is missing on a user's machine; fail it in CI (CI is set),
+    where .ci/run installs the tool and the suite is mandatory."""
+    import pytest
+
+    if found:
+        return
+    reason = f"{what} not found ({install})"
+    if os.environ.get("CI"):
+        pytest.fail(f"{reason}; CI is set, so this test is mandatory")
+    pytest.skip(reason)
+
+
+def require_chromium() -> str:
+    """The Chromium executable, or a skip (a failure in CI)."""
+    executable = find_chromium()
+    require_tool(
+        executable is not None,
+        "a Chromium executable",
+        "install Debian's `chromium` package, or point BROWSER_DECODE_CHROMIUM at one",
+    )
+    assert executable is not None
+    return executable
+
+
 class Browser:
     """A headless Chromium with one tab, reused for every page."""
 

@@ -410,7 +410,13 @@ def test_generated_tables_are_up_to_date() -> None:
     import msgpack  # noqa: F401
     import wordfreq  # noqa: F401
 
-    assert list(Path("/usr/share/locale/eo/LC_MESSAGES").glob("iso_*.mo")), "install iso-codes"
+    from ._chromium import require_tool
+
+    require_tool(
+        bool(list(Path("/usr/share/locale/eo/LC_MESSAGES").glob("iso_*.mo"))),
+        "iso-codes' catalogs",
+        "apt-get install iso-codes",
+    )
     import subprocess
     import sys
 

@@ -22,7 +22,7 @@ from browser_decode._detect._models import MULTI_BYTE, SINGLE_BYTE
 from browser_decode._detect._sample import SCAN_LIMIT, looks_binary
 from browser_decode._labels import NAMES
 
-from ._chromium import Browser, PageServer, find_chromium
+from ._chromium import Browser, PageServer, require_chromium
 
 
 def _page(text: bytes) -> bytes:
@@ -89,9 +89,7 @@ def test_issue_examples_with_the_obvious_hint(
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    executable = find_chromium()
-    if executable is None:
-        pytest.skip("no Chromium executable found")  # test_browser_chromium fails in CI then
+    executable = require_chromium()
     browser = Browser(executable)
     try:
         yield browser

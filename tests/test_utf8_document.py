@@ -22,7 +22,7 @@ from browser_decode import decode_body, decode_html, to_utf8_document
 from browser_decode._head_scan import head_scan
 from browser_decode._prescan import PRESCAN_LIMIT, prescan
 
-from ._chromium import Browser, PageServer, find_chromium
+from ._chromium import Browser, PageServer, require_chromium
 from ._spec_pages import TEMPLATE, SpecPage, spec_pages
 
 PAGES = spec_pages()
@@ -144,9 +144,7 @@ _FRAMES = """
 
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[tuple[Browser, PageServer]]:
-    executable = find_chromium()
-    if executable is None:
-        pytest.fail("Chromium is needed for the browser tests (apt-get install chromium)")
+    executable = require_chromium()
     browser = Browser(executable)
     server = PageServer()
     try:
