@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from ._chromium import Browser, require_chromium
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 SPEC = ROOT / "spec" / "whatwg-encoding"
@@ -134,6 +136,18 @@ class _Handler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: object) -> None:
         pass
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """One headless Chromium for every live-browser test of the session (skipped on a user's
+    machine without it, a failure in CI)."""
+    executable = require_chromium()
+    browser = Browser(executable)
+    try:
+        yield browser
+    finally:
+        browser.close()
 
 
 @pytest.fixture(scope="session")

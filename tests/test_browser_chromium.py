@@ -36,7 +36,7 @@ import pytest
 
 from browser_decode import decode_html, get_encoding
 
-from ._chromium import Browser, PageServer, require_chromium
+from ._chromium import Browser, PageServer
 
 pytestmark = pytest.mark.browser
 
@@ -88,16 +88,6 @@ BIG5_DEVIATION_PAIRS = {b"\x88\x62": "\u00ca\u0304", b"\x88\x64": "\u00ca\u030c"
 # ---------------------------------------------------------------------------
 # The browser
 # ---------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    executable = require_chromium()
-    browser = Browser(executable)
-    try:
-        yield browser
-    finally:
-        browser.close()
 
 
 @pytest.fixture(scope="session")

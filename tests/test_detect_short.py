@@ -11,7 +11,6 @@ from __future__ import annotations
 import gzip
 import random
 import zlib
-from collections.abc import Iterator
 
 import pytest
 
@@ -22,7 +21,7 @@ from browser_decode._detect._models import MULTI_BYTE, SINGLE_BYTE
 from browser_decode._detect._sample import SCAN_LIMIT, looks_binary
 from browser_decode._labels import NAMES
 
-from ._chromium import Browser, PageServer, require_chromium
+from ._chromium import Browser, PageServer
 
 
 def _page(text: bytes) -> bytes:
@@ -85,16 +84,6 @@ def test_issue_examples_with_the_obvious_hint(
 ) -> None:
     result = decode_html(body, "text/html", **hints)  # type: ignore[arg-type]
     assert result.text == _text(truth, body), (name, result.provenance)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    executable = require_chromium()
-    browser = Browser(executable)
-    try:
-        yield browser
-    finally:
-        browser.close()
 
 
 @pytest.mark.browser

@@ -22,7 +22,7 @@ from browser_decode import decode_body, decode_html, to_utf8_document
 from browser_decode._head_scan import head_scan
 from browser_decode._prescan import PRESCAN_LIMIT, prescan
 
-from ._chromium import Browser, PageServer, require_chromium
+from ._chromium import Browser, PageServer
 from ._spec_pages import TEMPLATE, SpecPage, spec_pages
 
 PAGES = spec_pages()
@@ -143,14 +143,11 @@ _FRAMES = """
 
 
 @pytest.fixture(scope="module")
-def chromium() -> Iterator[tuple[Browser, PageServer]]:
-    executable = require_chromium()
-    browser = Browser(executable)
+def chromium(browser: Browser) -> Iterator[tuple[Browser, PageServer]]:
     server = PageServer()
     try:
         yield browser, server
     finally:
-        browser.close()
         server.close()
 
 
