@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -150,10 +151,10 @@ def browser() -> Iterator[Browser]:
         browser.close()
 
 
-@pytest.fixture(scope="session")
-def server() -> Iterator[str]:
-    """The base URL of a threaded server on an ephemeral port of 127.0.0.1."""
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+@contextmanager
+def serve(handler: type[BaseHTTPRequestHandler]) -> Iterator[str]:
+    """The base URL of a threaded server of *handler* on an ephemeral port of 127.0.0.1."""
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     httpd.daemon_threads = True
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
@@ -162,3 +163,10 @@ def server() -> Iterator[str]:
     finally:
         httpd.shutdown()
         httpd.server_close()
+
+
+@pytest.fixture(scope="session")
+def server() -> Iterator[str]:
+    """The base URL of the test pages' server."""
+    with serve(_Handler) as base:
+        yield base

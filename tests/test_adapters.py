@@ -23,7 +23,7 @@ from browser_decode import (
     httpx_default_encoding,
 )
 
-from .conftest import PAGES, Page
+from .conftest import PAGES, Page, serve
 
 requests = pytest.importorskip("requests")
 httpx = pytest.importorskip("httpx")
@@ -266,10 +266,9 @@ def test_python_codecs_cover_every_encoding() -> None:
 
 import gzip  # noqa: E402
 import json  # noqa: E402
-import threading  # noqa: E402
 import zlib  # noqa: E402
 from collections.abc import Iterator  # noqa: E402
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer  # noqa: E402
+from http.server import BaseHTTPRequestHandler  # noqa: E402
 
 from browser_decode import ContentCodingError, decode_body  # noqa: E402
 from browser_decode._content_coding import BadCoding, TooLarge  # noqa: E402
@@ -385,15 +384,8 @@ class _RouteHandler(BaseHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def routes() -> Iterator[str]:
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _RouteHandler)
-    httpd.daemon_threads = True
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    with serve(_RouteHandler) as base:
+        yield base
 
 
 def _fetch_all(base: str, path: str) -> dict[str, Any]:
