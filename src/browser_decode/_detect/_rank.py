@@ -1,7 +1,8 @@
 """Ranking the candidate encodings of a sample: the statistics of :func:`detect`.
 
-Single-byte candidates are scored from a histogram of the sample's bytes
-0x80-0xFF and from letter classes counted with ``bytes.translate`` (all in C);
+Single-byte candidates are scored from the sample's bytes 0x80-0xFF translated
+to their weights and summed (:func:`._models.weigh`) and from letter classes
+counted with ``bytes.translate`` (all in C);
 multi-byte candidates from their decoded characters. Candidates are scored
 exactly only while an upper bound of their score can still beat the best so
 far (branch and bound), which keeps the cost to a few dozen vector sums.
@@ -13,8 +14,7 @@ import codecs
 import math
 import re
 import threading
-from collections.abc import Callable, Iterable, Sequence
-from operator import itemgetter, mul
+from operator import mul
 from typing import Final, NamedTuple
 
 from ._models import (
@@ -28,15 +28,16 @@ from ._models import (
     SINGLE_BYTE,
     STRAY_MARK,
     SYMBOL_IN_WORD,
-    all_best_byte_weights,
+    all_best_byte_table,
     ascii_weights,
     best_ascii_weights,
-    best_byte_weights,
-    byte_weights,
+    best_byte_table,
+    byte_table,
     char_scorer,
     context_classes,
     max_single_byte_prior,
     script_groups,
+    weigh,
 )
 from ._sample import contexts, words_around
 
@@ -83,17 +84,6 @@ class _Ranked(NamedTuple):
     name: str
     #: ``False`` for a stand-in: an upper bound of candidates not scored exactly
     exact: bool = True
-
-
-def _histogram(values: bytes) -> tuple[list[int], Callable[[Sequence[float]], Iterable[float]]]:
-    """The counts of the distinct bytes 0x80-0xFF in *values*, and a getter of their weights."""
-    histogram = [(byte, values.count(byte)) for byte in sorted(set(values))]  # (C speed)
-    counts = [n for _, n in histogram]
-    offsets = [b - 0x80 for b, _ in histogram]
-    if len(offsets) == 1:
-        only = offsets[0]
-        return counts, lambda weights: (weights[only],)
-    return counts, itemgetter(*offsets) if offsets else (lambda weights: ())
 
 
 def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list[_Ranked]:
@@ -156,11 +146,10 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
     # Single-byte candidates, by an upper bound of their score (each byte's best
     # weight in any of the encoding's languages; context penalties are never
     # positive): those whose bound is below the best so far are skipped.
-    counts, weights_of = _histogram(high)
     if ranked:
         # One bound for every single-byte candidate first: text in a multi-byte
         # encoding usually settles it without scoring them one by one.
-        bound_all = sum(map(mul, counts, weights_of(all_best_byte_weights())))
+        bound_all = weigh(high, all_best_byte_table())
         bound_all += sum(map(mul, ascii_counts, best_ascii_weights(LATIN_LANGUAGES)))
         bound_all += max_single_byte_prior() + max(bonuses.values(), default=0.0)
         if bound_all < max(r.score for r in ranked):
@@ -183,9 +172,7 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
     def expand(members: tuple[str, ...]) -> list[_Ranked]:
         return [
             _Ranked(
-                sum(map(mul, counts, weights_of(best_byte_weights(name))))
-                + ascii_bound(SINGLE_BYTE[name])
-                + priors[name],
+                weigh(high, best_byte_table(name)) + ascii_bound(SINGLE_BYTE[name]) + priors[name],
                 RANKS[name],
                 name,
             )
@@ -195,10 +182,10 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
     # Candidates of one script share a bound first (each byte's best weight in
     # any of them): a script the bytes do not fit is ruled out in one sum.
     pending: list[tuple[float, int, tuple[str, ...]]] = []
-    for group_weights, languages, members in script_groups():
-        bound = sum(map(mul, counts, weights_of(group_weights))) + ascii_bound(languages)
-        bound += max(priors[name] for name in members)
-        pending.append((bound, RANKS[members[0]], members))
+    for group_table, languages, members in script_groups():
+        upper = weigh(high, group_table) + ascii_bound(languages)
+        upper += max(priors[name] for name in members)
+        pending.append((upper, RANKS[members[0]], members))
     bounds: list[_Ranked] = []
     top = max((r.score for r in ranked), default=-math.inf)
     while True:
@@ -226,7 +213,7 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
         for language in sorted(SINGLE_BYTE[name], key=ascii_score, reverse=True):
             if ascii_score(language) + ceiling < best:
                 break
-            high_score = sum(map(mul, counts, weights_of(byte_weights(name, language))))
+            high_score = weigh(high, byte_table(name, language))
             best = max(best, high_score + ascii_score(language))
         # encodings that class the present bytes alike get the same penalties
         key = present.translate(context_classes(name))
@@ -344,12 +331,10 @@ def prefer(first: str, second: str, high: bytes) -> bool:
     """Whether single-byte *second* explains the bytes 0x80-0xFF *high* better than *first*
     (each under its best language, without context): for two candidates tied on a trimmed
     sample, the rest of the sample decides."""
-    counts, weights_of = _histogram(high)
 
     def best(name: str) -> float:
         return PRIORS.get(name, 0.0) + max(
-            float(sum(map(mul, counts, weights_of(byte_weights(name, language)))))
-            for language in SINGLE_BYTE[name]
+            weigh(high, byte_table(name, language)) for language in SINGLE_BYTE[name]
         )
 
     return best(second) > best(first)

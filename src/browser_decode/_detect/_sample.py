@@ -119,6 +119,44 @@ def trim(data: bytes, high: bytes) -> tuple[bytes, bytes]:
     return data, high
 
 
+def _high_count(data: bytes, start: int, end: int) -> int:
+    return len(data[start:end].translate(None, _ASCII))
+
+
+def trim_sample(data: bytes) -> tuple[bytes, bytes]:
+    """``trim(data, high_bytes(data))``, reading only as far as it needs to.
+
+    The bytes 0x80-0xFF are counted step by step from the start: once about
+    :data:`MAX_HIGH_BYTES` of them are found, the rest of *data* is read only
+    until it is clear that *data* holds more than ``MAX_HIGH_BYTES * 5 // 4``
+    of them (else nothing is cut). Dense text is cut after a few KiB, never
+    having translated the rest of its 64 KiB sample.
+    """
+    limit = MAX_HIGH_BYTES * 5 // 4
+    seen = 0
+    for end in range(_STEP, len(data), _STEP):
+        seen += _high_count(data, end - _STEP, end)
+        if seen >= MAX_HIGH_BYTES:
+            break
+    else:
+        return data, high_bytes(data)
+    total = seen
+    for start in range(end, len(data), _STEP):
+        if total > limit:
+            break
+        total += _high_count(data, start, start + _STEP)
+    if total <= limit:
+        return data, high_bytes(data)
+    cut = data[: _end_before_boundary(data, end - _STEP, end)]
+    kept = cut.translate(None, _ASCII)
+    if len(kept) < MAX_HIGH_BYTES // 2:
+        # text without spaces (CJK): cut at the next boundary instead
+        after = _SAFE_CUT.search(data, end)
+        cut = data[: after.start()] if after else data
+        kept = cut.translate(None, _ASCII)
+    return cut, kept
+
+
 def words_around(data: bytes) -> bytes:
     """The words of *data* that hold a byte 0x80-0xFF, each with its neighbours.
 
