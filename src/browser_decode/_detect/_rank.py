@@ -69,7 +69,7 @@ _FEW: Final = 24
 #: Enough non-ASCII bytes to decide without the ASCII letters, when they are dense.
 _MANY: Final = 256
 #: An ASCII letter: its class tells a Latin encoding's table from another script's.
-_ASCII_CLASS_PROBE: Final = b"a"
+_ASCII_CLASS: Final = ord("a")
 _ASCII_LOWER: Final = bytes(b + 0x20 if 0x41 <= b <= 0x5A else b for b in range(256))
 _NOT_ASCII_LETTERS: Final = bytes(
     b for b in range(256) if not (0x41 <= b <= 0x5A or 0x61 <= b <= 0x7A)
@@ -127,7 +127,7 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
     pairs = data.translate(_HIGH_PAIRS)
     if len(high) <= _FEW or pairs.count(b"hh") * 8 >= len(high):
         limit = 2 + int(MAX_ERROR_SHARE * len(high))
-        in_word = len(_IN_WORD.findall(around)) * scale * MULTI_BYTE_IN_WORD
+        in_word: float | None = None
         first = pairs.find(b"h")
         probe = data[first : first + _PROBE]
         for rank, (name, (codec, languages)) in enumerate(MULTI_BYTE.items(), len(SINGLE_BYTE)):
@@ -141,6 +141,8 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
             chars = _ASCII_RUNS.sub("", text)
             best = max(char_scorer(language).score(chars) for language in languages)
             best += ascii_score(languages[0])
+            if in_word is None:
+                in_word = len(_IN_WORD.findall(around)) * scale * MULTI_BYTE_IN_WORD
             best += in_word
             ranked.append(_Ranked(best + _prior(name, bonuses), rank, name))
     # Single-byte candidates, by an upper bound of their score (each byte's best
@@ -157,7 +159,6 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
             ranked.append(_Ranked(bound_all, len(SINGLE_BYTE) + len(MULTI_BYTE), "", exact=False))
             ranked.sort(key=lambda r: (-r.score, r.rank))
             return ranked
-    present = _ASCII_CLASS_PROBE + bytes(sorted(set(high)))
     penalties: dict[bytes, float] = {}
     priors = _priors(bonuses)
     any_ascii = any(ascii_counts)
@@ -184,7 +185,7 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
     pending: list[tuple[float, int, tuple[str, ...]]] = []
     for group_table, languages, members in script_groups():
         upper = weigh(high, group_table) + ascii_bound(languages)
-        upper += max(priors[name] for name in members)
+        upper += priors[members]
         pending.append((upper, RANKS[members[0]], members))
     bounds: list[_Ranked] = []
     top = max((r.score for r in ranked), default=-math.inf)
@@ -215,8 +216,10 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
                 break
             high_score = weigh(high, byte_table(name, language))
             best = max(best, high_score + ascii_score(language))
-        # encodings that class the present bytes alike get the same penalties
-        key = present.translate(context_classes(name))
+        # encodings that class the present bytes (and the ASCII letters) alike get
+        # the same penalties
+        classes = context_classes(name)
+        key = classes[_ASCII_CLASS : _ASCII_CLASS + 1] + high.translate(classes)
         if key not in penalties:
             if window is None:
                 window = _window(around, scale, len(high))
@@ -231,6 +234,8 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
 #: A run of bytes 0x80-0xFF, and more such runs at most four bytes apart.
 _HIGH_RUNS: Final = re.compile(rb"[\x80-\xff](?:[\x00-\x7f]{0,4}[\x80-\xff])*")
 #: ``bytes.translate`` table: ASCII as every Latin encoding's ``context_classes`` has it.
+#: ``bytes.translate`` table of the classes: ``u`` -> ``l``.
+_UPPER_AS_LOWER: Final = bytes(ord("l") if b == ord("u") else b for b in range(256))
 _LATIN_ASCII_CLASSES: Final = bytes(
     ord("u") if 0x41 <= b <= 0x5A else ord("l") if b < 0x80 and chr(b).isalnum() else 0x20
     for b in range(256)
@@ -274,15 +279,20 @@ def _context(name: str, window: bytes, scale: float, baseline: int, alnum: bool)
     """
     table = context_classes(name)
     classes = window.translate(table)
-    penalty = classes.count(b" m") * STRAY_MARK if b"m" in classes else 0.0
+    marks = b"m" in classes
+    penalty = classes.count(b" m") * STRAY_MARK if marks else 0.0
     if b"s" in classes:
         inside = sum(classes.count(p) for p in (b"lsl", b"usl", b"lsu", b"usu", b"asa"))
         penalty += inside * SYMBOL_IN_WORD
     if alnum and table[0x61] == 0x61:  # a non-Latin script: ASCII letters are not its own
-        mixed = sum(classes.count(pair) for pair in (b"al", b"la", b"au", b"ua"))
-        switches = sum(classes.count(words) for words in (b"a l", b"l a", b"a u", b"u a"))
+        # "al" + "au" and "la" + "ua" ("a l" + "a u", "l a" + "u a") with the cases
+        # merged: none of these patterns can overlap itself, so the counts add up
+        cased = classes.translate(_UPPER_AS_LOWER)
+        mixed = cased.count(b"al") + cased.count(b"la")
+        switches = cased.count(b"a l") + cased.count(b"l a")
         penalty += switches * SCRIPT_SWITCH
-        penalty += classes.count(b"am") * STRAY_MARK
+        if marks:
+            penalty += classes.count(b"am") * STRAY_MARK
         return (penalty + classes.count(b"lu") * CASE_SWITCH + mixed * MIXED_SCRIPT) * scale
     return (penalty + (classes.count(b"lu") - baseline) * CASE_SWITCH) * scale
 
@@ -340,15 +350,18 @@ def prefer(first: str, second: str, high: bytes) -> bool:
     return best(second) > best(first)
 
 
-_PRIORS_CACHE: dict[tuple[tuple[str, float], ...], dict[str, float]] = {}
+_PRIORS_CACHE: dict[tuple[tuple[str, float], ...], dict[str | tuple[str, ...], float]] = {}
 
 
-def _priors(bonuses: dict[str, float]) -> dict[str, float]:
-    """Every single-byte candidate's prior with *bonuses* (a few distinct ones: cached)."""
+def _priors(bonuses: dict[str, float]) -> dict[str | tuple[str, ...], float]:
+    """Every single-byte candidate's prior with *bonuses*, and the best of each
+    script group's (its tuple of members; a few distinct ones: cached)."""
     key = tuple(sorted(bonuses.items()))
     found = _PRIORS_CACHE.get(key)
     if found is None:
         found = {name: _prior(name, bonuses) for name in SINGLE_BYTE}
+        for _, _, members in script_groups():
+            found[members] = max(found[name] for name in members)
         if len(_PRIORS_CACHE) < 256:
             _PRIORS_CACHE[key] = found
     return found

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from itertools import compress, count, islice
+from itertools import chain, compress, count, islice
 from operator import not_
 from typing import Final
 
@@ -170,9 +170,8 @@ def words_around(data: bytes) -> bytes:
         picked = list(islice(compress(count(), map(not_, map(bytes.isascii, words))), MAX_CONTEXTS))
         if len(picked) >= MAX_CONTEXTS // 4 or len(chunk) == len(data):
             break
-    last = len(words) - 1
-    around = [j for i in picked for j in (i - 1, i, i + 1) if 0 <= j <= last]
-    return b" ".join(map(words.__getitem__, around))
+    # words i-1, i, i+1 of each picked word i (those that exist; repeats kept)
+    return b" ".join(chain.from_iterable([words[i - 1 if i else 0 : i + 2] for i in picked]))
 
 
 def contexts(data: bytes, high: bytes, words: bytes) -> tuple[bytes, float]:
