@@ -22,6 +22,7 @@ from __future__ import annotations
 import codecs
 import math
 import re
+from functools import cache
 from typing import Final, NamedTuple
 
 from .._decoders import decode
@@ -172,7 +173,7 @@ def evidence(
     }
     bonuses = dict.fromkeys(hinted, HINT_BONUS) if hinted else {"windows-1252": DEFAULT_BONUS}
     ranked = rank_candidates(data, high, bonuses)
-    every = _tie_beyond(ranked, high, whole) if len(data) < len(whole) else None
+    every = _tie_beyond(ranked, data, high, whole) if len(data) < len(whole) else None
     if every is not None:
         # The two best read the trimmed sample alike but not the rest of it:
         # all of it decides between them, and the margin between them is nil.
@@ -193,9 +194,9 @@ def evidence(
     return Evidence(hint, margin, len(high))
 
 
-def _tie_beyond(ranked: list[_Ranked], high: bytes, whole: bytes) -> bytes | None:
+def _tie_beyond(ranked: list[_Ranked], trimmed: bytes, high: bytes, whole: bytes) -> bytes | None:
     """The bytes 0x80-0xFF of *whole* when the two best candidates decode *high*
-    (those of its trimmed part) alike but not them; else ``None``."""
+    (those of its prefix *trimmed*) alike but not them; else ``None``."""
     if len(ranked) < 2:
         return None
     a, b = ranked[0].name, ranked[1].name
@@ -204,11 +205,20 @@ def _tie_beyond(ranked: list[_Ranked], high: bytes, whole: bytes) -> bytes | Non
     present = bytes(sorted(set(high)))
     if decode(a, present) != decode(b, present):
         return None
-    every = high_bytes(whole)
-    if len(every) == len(high):
+    # *high* is that of a prefix of *whole*: only a byte after it that the two
+    # decode differently (ASCII never) makes them differ on all of it.
+    if not whole[len(trimmed) :].translate(None, _decoded_alike(a, b)):
         return None
-    present = bytes(sorted(set(every)))
-    return every if decode(a, present) != decode(b, present) else None
+    return high_bytes(whole)
+
+
+@cache
+def _decoded_alike(a: str, b: str) -> bytes:
+    """The bytes that single-byte encodings *a* and *b* decode to the same character."""
+    every = bytes(range(256))
+    return bytes(
+        x for x, y, z in zip(every, decode(a, every), decode(b, every), strict=True) if y == z
+    )
 
 
 def _margin(ranked: list[_Ranked], high: bytes) -> float:
@@ -219,11 +229,12 @@ def _margin(ranked: list[_Ranked], high: bytes) -> float:
     stand-in (the upper bound of candidates not scored exactly) always counts.
     """
     best = ranked[0]
-    present = bytes(sorted(set(high)))
+    present = b""
     text = None
     for other in ranked[1:]:
         if other.exact and other.name in SINGLE_BYTE and best.name in SINGLE_BYTE:
             if text is None:
+                present = bytes(sorted(set(high)))
                 text = decode(best.name, present)
             if decode(other.name, present) == text:
                 continue
