@@ -248,6 +248,12 @@ def byte_table(encoding: str, language: str) -> bytes:
 
 
 @cache
+def byte_tables(encoding: str) -> tuple[bytes, ...]:
+    """:func:`byte_table` of each language of *encoding*, in :data:`SINGLE_BYTE`'s order."""
+    return tuple(byte_table(encoding, language) for language in SINGLE_BYTE[encoding])
+
+
+@cache
 def best_byte_table(encoding: str) -> bytes:
     """:func:`best_byte_weights` as a :func:`half_nats` table."""
     return half_nats(best_byte_weights(encoding))

@@ -14,7 +14,7 @@ import codecs
 import math
 import re
 import threading
-from operator import mul
+from operator import itemgetter, mul
 from typing import Final, NamedTuple
 
 from ._models import (
@@ -33,6 +33,7 @@ from ._models import (
     best_ascii_weights,
     best_byte_table,
     byte_table,
+    byte_tables,
     char_scorer,
     context_classes,
     max_single_byte_prior,
@@ -119,6 +120,19 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
         return score
 
     best_ascii: dict[tuple[str, ...], float] = {}
+    orders: dict[tuple[str, ...], list[tuple[float, int]]] = {}
+
+    def by_ascii(languages: tuple[str, ...]) -> list[tuple[float, int]]:
+        """(ASCII score, index) of *languages*, best first (ties in their order)."""
+        found = orders.get(languages)
+        if found is None:
+            found = sorted(
+                zip(map(ascii_score, languages), range(len(languages)), strict=True),
+                key=itemgetter(0),
+                reverse=True,
+            )
+            orders[languages] = found
+        return found
 
     ranked: list[_Ranked] = []
     # Every character of EUC-KR and EUC-JP is two bytes 0x80-0xFF, and most of
@@ -211,11 +225,12 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
         # weights could not lift the next one above the best so far
         ceiling = bound.score - priors[name] - best_ascii[SINGLE_BYTE[name]]
         best = -math.inf
-        for language in sorted(SINGLE_BYTE[name], key=ascii_score, reverse=True):
-            if ascii_score(language) + ceiling < best:
+        tables = byte_tables(name)
+        for language_ascii, index in by_ascii(SINGLE_BYTE[name]):
+            if language_ascii + ceiling < best:
                 break
-            high_score = weigh(high, byte_table(name, language))
-            best = max(best, high_score + ascii_score(language))
+            high_score = weigh(high, tables[index])
+            best = max(best, high_score + language_ascii)
         # encodings that class the present bytes (and the ASCII letters) alike get
         # the same penalties
         classes = context_classes(name)
@@ -231,43 +246,22 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
     return ranked
 
 
-#: A run of bytes 0x80-0xFF, and more such runs at most four bytes apart.
-_HIGH_RUNS: Final = re.compile(rb"[\x80-\xff](?:[\x00-\x7f]{0,4}[\x80-\xff])*")
-#: ``bytes.translate`` table: ASCII as every Latin encoding's ``context_classes`` has it.
 #: ``bytes.translate`` table of the classes: ``u`` -> ``l``.
 _UPPER_AS_LOWER: Final = bytes(ord("l") if b == ord("u") else b for b in range(256))
-_LATIN_ASCII_CLASSES: Final = bytes(
-    ord("u") if 0x41 <= b <= 0x5A else ord("l") if b < 0x80 and chr(b).isalnum() else 0x20
-    for b in range(256)
-)
 
 
 def _window(around: bytes, scale: float, high: int) -> tuple[bytes, float, int, bool]:
-    """The arguments of :func:`_context` after the name: the bytes it counts in, *scale*,
-    the baseline of case switches, and whether *around* holds an ASCII letter or digit.
+    """The arguments of :func:`_context` after the name: the bytes it counts in (all of
+    *around*, which is bounded: the trimmed sample where its bytes 0x80-0xFF are dense,
+    else the words around them), *scale*, the baseline of case switches, and whether
+    *around* holds an ASCII letter or digit.
 
-    Where the *high* bytes 0x80-0xFF are sparse in *around*, only the bytes at most two
-    bytes away from one of them (the pieces joined by NUL), which every encoding then
-    counts in, instead of all: every pattern :func:`_context` counts has at most three
-    bytes, and all but ``lu`` need a class that only a byte 0x80-0xFF has (``a`` is an
-    ASCII class only where ``l`` and ``u`` are not), so each occurrence lies in one piece.
-    A piece begins and ends with two ASCII bytes (but at the ends of *around*), and NUL is
-    a space in every class table: no pattern spans two pieces. A Latin encoding counts
-    ``lu`` beyond the baseline, the case switches of ASCII letters in all of *around*
-    (``lu`` between two ASCII characters, a digit and a capital included, counts there
-    otherwise): the baseline is lowered by those left out. And whether an encoding's
-    classes hold ``a`` is decided on all of *around*.
+    (Counting only in the bytes near the *high* bytes 0x80-0xFF gives the same
+    penalties, but cutting those pieces out costs more than the counts it saves.)
     """
     baseline = around.translate(_ASCII_CASES).count(b"lu")
     alnum = len(around.translate(None, _NOT_ASCII_ALNUM)) > 0
-    if len(around) <= 8 * high:
-        return around, scale, baseline, alnum
-    near = b"\x00".join(
-        [around[max(run.start() - 2, 0) : run.end() + 2] for run in _HIGH_RUNS.finditer(around)]
-    )
-    left_out = around.translate(_LATIN_ASCII_CLASSES).count(b"lu")
-    left_out -= near.translate(_LATIN_ASCII_CLASSES).count(b"lu")
-    return near, scale, baseline - left_out, alnum
+    return around, scale, baseline, alnum
 
 
 def _context(name: str, window: bytes, scale: float, baseline: int, alnum: bool) -> float:
