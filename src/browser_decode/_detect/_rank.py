@@ -184,10 +184,15 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
             best_ascii[languages] = found
         return found
 
-    def expand(members: tuple[str, ...]) -> list[_Ranked]:
+    def expand(members: tuple[str, ...]) -> list[tuple[float, int, str]]:
+        """(minus the bound, rank, name) of each of *members*: they sort best first."""
         return [
-            _Ranked(
-                weigh(high, best_byte_table(name)) + ascii_bound(SINGLE_BYTE[name]) + priors[name],
+            (
+                -(
+                    weigh(high, best_byte_table(name))
+                    + ascii_bound(SINGLE_BYTE[name])
+                    + priors[name]
+                ),
                 RANKS[name],
                 name,
             )
@@ -201,29 +206,29 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
         upper = weigh(high, group_table) + ascii_bound(languages)
         upper += priors[members]
         pending.append((upper, RANKS[members[0]], members))
-    bounds: list[_Ranked] = []
+    bounds: list[tuple[float, int, str]] = []  # expanded members, best bound first
     top = max((r.score for r in ranked), default=-math.inf)
     while True:
         best_group = max(pending, default=None)
         if best_group is None and not bounds:
             break
-        next_bound = bounds[0].score if bounds else -math.inf
+        next_bound = -bounds[0][0] if bounds else -math.inf
         group_bound = best_group[0] if best_group is not None else -math.inf
         if group_bound > next_bound and best_group is not None:
             # (also below the best so far: its best member stands in for the runner-up)
             pending.remove(best_group)
-            bounds = sorted([*bounds, *expand(best_group[2])], key=lambda r: (-r.score, r.rank))
+            bounds = sorted([*bounds, *expand(best_group[2])])
             continue
-        bound = bounds.pop(0)
-        if bound.score < top:
+        negative, rank, name = bounds.pop(0)
+        upper = -negative
+        if upper < top:
             # Not evaluated: stand in for the runner-up by their bound, so the
             # confidence is never overstated.
-            ranked.append(bound._replace(exact=False))
+            ranked.append(_Ranked(upper, rank, name, exact=False))
             break
-        name = bound.name
         # the languages by their ASCII score: stop when even the best non-ASCII
         # weights could not lift the next one above the best so far
-        ceiling = bound.score - priors[name] - best_ascii[SINGLE_BYTE[name]]
+        ceiling = upper - priors[name] - best_ascii[SINGLE_BYTE[name]]
         best = -math.inf
         tables = byte_tables(name)
         for language_ascii, index in by_ascii(SINGLE_BYTE[name]):
@@ -240,14 +245,10 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
                 window = _window(around, scale, len(high))
             penalties[key] = _context(name, *window)
         score = best + priors[name] + penalties[key]
-        ranked.append(bound._replace(score=score))
+        ranked.append(_Ranked(score, rank, name))
         top = max(top, score)
     ranked.sort(key=lambda r: (-r.score, r.rank))
     return ranked
-
-
-#: ``bytes.translate`` table of the classes: ``u`` -> ``l``.
-_UPPER_AS_LOWER: Final = bytes(ord("l") if b == ord("u") else b for b in range(256))
 
 
 def _window(around: bytes, scale: float, high: int) -> tuple[bytes, float, int, bool]:
@@ -270,25 +271,54 @@ def _context(name: str, window: bytes, scale: float, baseline: int, alnum: bool)
     *window* holds the non-ASCII bytes with their neighbours, each counting
     for *scale* of them; *baseline* is its count of case switches in ASCII;
     *alnum*: whether it holds an ASCII letter or digit (see :func:`_window`).
+
+    Pairs and triples of classes are counted as bits: a class's positions are the
+    bits of one integer (a byte each), and ``x`` followed by ``y`` is ``X & (Y << 8)``;
+    that is ``classes.count(b"xy")`` for every pattern here but the symbol ones
+    (which can overlap themselves: those are counted by ``bytes.count``).
     """
     table = context_classes(name)
     classes = window.translate(table)
     marks = b"m" in classes
-    penalty = classes.count(b" m") * STRAY_MARK if marks else 0.0
+    script = alnum and table[0x61] == 0x61  # a non-Latin script: ASCII letters are not its own
+    penalty = 0.0
     if b"s" in classes:
         inside = sum(classes.count(p) for p in (b"lsl", b"usl", b"lsu", b"usu", b"asa"))
         penalty += inside * SYMBOL_IN_WORD
-    if alnum and table[0x61] == 0x61:  # a non-Latin script: ASCII letters are not its own
-        # "al" + "au" and "la" + "ua" ("a l" + "a u", "l a" + "u a") with the cases
-        # merged: none of these patterns can overlap itself, so the counts add up
-        cased = classes.translate(_UPPER_AS_LOWER)
-        mixed = cased.count(b"al") + cased.count(b"la")
-        switches = cased.count(b"a l") + cased.count(b"l a")
+    lower, upper = _bits(classes, _IS_LOWER), _bits(classes, _IS_UPPER)
+    switches_in_words = (lower & (upper << 8)).bit_count()  # "lu"
+    space = _bits(classes, _IS_SPACE) if marks or script else 0
+    if marks:
+        mark = _bits(classes, _IS_MARK)
+        penalty += (space & (mark << 8)).bit_count() * STRAY_MARK  # " m"
+    if script:
+        ascii_ = _bits(classes, _IS_ASCII)
+        letter = lower | upper
+        mixed = (ascii_ & (letter << 8)).bit_count() + (letter & (ascii_ << 8)).bit_count()
+        switches = (ascii_ & (space << 8) & (letter << 16)).bit_count()  # "a l", "a u"
+        switches += (letter & (space << 8) & (ascii_ << 16)).bit_count()  # "l a", "u a"
         penalty += switches * SCRIPT_SWITCH
         if marks:
-            penalty += classes.count(b"am") * STRAY_MARK
-        return (penalty + classes.count(b"lu") * CASE_SWITCH + mixed * MIXED_SCRIPT) * scale
-    return (penalty + (classes.count(b"lu") - baseline) * CASE_SWITCH) * scale
+            penalty += (ascii_ & (mark << 8)).bit_count() * STRAY_MARK  # "am"
+        return (penalty + switches_in_words * CASE_SWITCH + mixed * MIXED_SCRIPT) * scale
+    return (penalty + (switches_in_words - baseline) * CASE_SWITCH) * scale
+
+
+def _is(char: str) -> bytes:
+    return bytes(1 if b == ord(char) else 0 for b in range(256))
+
+
+_IS_LOWER: Final = _is("l")
+_IS_UPPER: Final = _is("u")
+_IS_SPACE: Final = _is(" ")
+_IS_MARK: Final = _is("m")
+_IS_ASCII: Final = _is("a")
+
+
+def _bits(classes: bytes, is_class: bytes) -> int:
+    """The positions of one class in *classes*: byte i of the big-endian integer is 1
+    where ``classes[i]`` is that class."""
+    return int.from_bytes(classes.translate(is_class), "big")
 
 
 class _ErrorBudget(threading.local):
