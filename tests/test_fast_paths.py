@@ -5,6 +5,10 @@
   generated tag soup, with and without "charset" in it.
 * ``valid_utf8``: one strict decode after a bounded look; checked against the previous
   algorithm (sample decode, then the whole), kept here as the reference.
+* detection: ``trim_sample`` against ``trim`` of all the sample's bytes 0x80-0xFF;
+  ``weigh`` (half-nat tables, adler32) against the plain sum of the byte weights;
+  ``_context`` by bits against every pattern counted by ``bytes.count``; ``_tie_beyond``
+  against collecting all the bytes 0x80-0xFF first.
 """
 
 from __future__ import annotations
@@ -135,3 +139,131 @@ def test_valid_utf8_agrees_with_the_previous_algorithm(
     hint = valid_utf8(body)
     before = _valid_utf8_before(body)
     assert (None if hint is None else hint.decoded) == before
+
+
+# -- detection (issue 13/14 speed): each fast path against the plain algorithm ---------------
+
+_high_text = st.lists(
+    st.one_of(
+        st.binary(max_size=6),
+        st.sampled_from([b" ", b"\n", b"<p>", b"word ", b"\xe0\xe1 ", b"\xc3\xa9", b"x" * 900]),
+        st.binary(min_size=1, max_size=4).map(lambda b: bytes(x | 0x80 for x in b) * 40),
+    ),
+    max_size=60,
+).map(b"".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_high_text)
+def test_trim_sample_is_trim_of_all_high_bytes(data: bytes) -> None:
+    """trim_sample reads only as far as it needs to, and cuts where trim cuts."""
+    from browser_decode._detect._sample import high_bytes, trim, trim_sample
+
+    assert trim_sample(data) == trim(data, high_bytes(data))
+
+
+@pytest.mark.parametrize("count", [511, 512, 639, 640, 641, 700, 5000])
+@pytest.mark.parametrize("unit", [b"\xe0 ", b"\xe0\xe1", b"ab\xe0 cd"])
+def test_trim_sample_at_the_limits(count: int, unit: bytes) -> None:
+    from browser_decode._detect._sample import high_bytes, trim, trim_sample
+
+    data = b"<p>" + unit * (count // len(high_bytes(unit))) + b"</p>"
+    assert trim_sample(data) == trim(data, high_bytes(data))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=3000).map(lambda b: bytes(x | 0x80 for x in b)))
+def test_weigh_is_the_sum_of_the_byte_weights(high: bytes) -> None:
+    """_models.weigh (half-nat tables summed by adler32 in C) is the plain sum of each
+    byte's weight, exactly, for every (encoding, language) pair."""
+    from browser_decode._detect._models import SINGLE_BYTE, byte_table, byte_weights, weigh
+
+    for encoding, languages in SINGLE_BYTE.items():
+        for language in languages:
+            weights = byte_weights(encoding, language)
+            assert weigh(high, byte_table(encoding, language)) == sum(
+                weights[b - 0x80] for b in high
+            ), (encoding, language)
+
+
+def _context_by_counts(name: str, window: bytes, scale: float, baseline: int, alnum: bool) -> float:
+    """_rank._context as first written: every pattern counted by bytes.count."""
+    from browser_decode._detect._models import (
+        CASE_SWITCH,
+        MIXED_SCRIPT,
+        SCRIPT_SWITCH,
+        STRAY_MARK,
+        SYMBOL_IN_WORD,
+        context_classes,
+    )
+
+    table = context_classes(name)
+    classes = window.translate(table)
+    penalty = classes.count(b" m") * STRAY_MARK if b"m" in classes else 0.0
+    if b"s" in classes:
+        inside = sum(classes.count(p) for p in (b"lsl", b"usl", b"lsu", b"usu", b"asa"))
+        penalty += inside * SYMBOL_IN_WORD
+    if alnum and table[0x61] == 0x61:
+        mixed = sum(classes.count(pair) for pair in (b"al", b"la", b"au", b"ua"))
+        switches = sum(classes.count(words) for words in (b"a l", b"l a", b"a u", b"u a"))
+        penalty += switches * SCRIPT_SWITCH
+        penalty += classes.count(b"am") * STRAY_MARK
+        return (penalty + classes.count(b"lu") * CASE_SWITCH + mixed * MIXED_SCRIPT) * scale
+    return (penalty + (classes.count(b"lu") - baseline) * CASE_SWITCH) * scale
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.binary(max_size=4),
+            st.sampled_from([b" ", b"a", b"Ab", b"\xe0", b"\xc0", b"\xe0\xc0", b"\xb7", b"\xd8"]),
+        ),
+        max_size=80,
+    ).map(b"".join),
+    st.sampled_from([0.5, 1.0, 2.5]),
+    st.integers(0, 5),
+    st.booleans(),
+)
+def test_context_by_bits_is_context_by_counts(
+    window: bytes, scale: float, baseline: int, alnum: bool
+) -> None:
+    """_rank._context counts pairs and triples of classes as bits: the same penalties."""
+    from browser_decode._detect._models import SINGLE_BYTE
+    from browser_decode._detect._rank import _context
+
+    for name in SINGLE_BYTE:
+        want = _context_by_counts(name, window, scale, baseline, alnum)
+        assert _context(name, window, scale, baseline, alnum) == want, name
+
+
+@settings(max_examples=200, deadline=None)
+@given(_high_text, st.sampled_from([b"", b"\n<p>\xe8\xe9</p>" * 3000, b"<p>x</p>" * 9000]))
+def test_tie_beyond_reads_all_the_sample_only_when_needed(head: bytes, rest: bytes) -> None:
+    """_tie_beyond checks the rest of the sample for a byte the two best decode differently
+    before collecting its bytes 0x80-0xFF: the answer the whole collection gives."""
+    from browser_decode._decoders import decode
+    from browser_decode._detect import _Ranked, _tie_beyond
+    from browser_decode._detect._models import SINGLE_BYTE
+    from browser_decode._detect._sample import high_bytes, trim_sample
+
+    whole = head + rest
+    trimmed, high = trim_sample(whole)
+    every = high_bytes(whole)
+    for a, b in (
+        ("windows-1252", "ISO-8859-15"),
+        ("windows-1250", "ISO-8859-2"),
+        ("windows-1251", "x-mac-cyrillic"),
+    ):
+        assert a in SINGLE_BYTE and b in SINGLE_BYTE
+        ranked = [_Ranked(0.0, 0, a), _Ranked(-1.0, 1, b)]
+        alike = bytes(sorted(set(high)))
+        everything = bytes(sorted(set(every)))
+        want = (
+            every
+            if len(every) > len(high)
+            and decode(a, alike) == decode(b, alike)
+            and decode(a, everything) != decode(b, everything)
+            else None
+        )
+        assert _tie_beyond(ranked, trimmed, high, whole) == want, (a, b)
