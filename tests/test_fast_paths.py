@@ -267,3 +267,56 @@ def test_tie_beyond_reads_all_the_sample_only_when_needed(head: bytes, rest: byt
             else None
         )
         assert _tie_beyond(ranked, trimmed, high, whole) == want, (a, b)
+
+
+def _nearly_utf8_before(data: bytes) -> float | None:
+    """_sample.nearly_utf8 before its early rejection of stray continuation bytes."""
+    from browser_decode._detect import _sample
+
+    data = _sample._without_cut_character(data)
+    classes = data.translate(_sample._UTF8_CLASSES)
+    leads, continuations = classes.count(b"l"), classes.count(b"c")
+    if not leads <= continuations * 1.1 or continuations > 3.3 * leads + 2:
+        return None
+    text = data.decode("utf-8", "replace")
+    errors = text.count("\ufffd") - data.count(b"\xef\xbf\xbd")
+    non_ascii = len(text) - (len(data) - len(data.translate(None, bytes(range(0x80)))))
+    valid = non_ascii - errors
+    if errors == 0 and valid:
+        return 1.0 - 0.5**valid
+    if valid < 4 or errors * 20 > valid:
+        return None
+    return valid / (valid + errors) * (1.0 - 0.5**valid)
+
+
+_utf8_soup = st.lists(
+    st.one_of(
+        st.text(max_size=6).map(lambda t: t.encode("utf-8")),
+        st.binary(max_size=3),
+        st.sampled_from([b"\xef\xbf\xbd", b"\xc3", b"\xa9", b"\xb0\xa1", b" \xbf", b"\xf5\x80"]),
+    ),
+    max_size=50,
+).map(b"".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_utf8_soup)
+def test_nearly_utf8_early_rejection_agrees(data: bytes) -> None:
+    from browser_decode._detect._sample import nearly_utf8
+
+    assert nearly_utf8(data) == _nearly_utf8_before(data)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from([b"a", b"Z", b" ", b"<", b"\x81", b"\xb0", b"\xfe", b"\xff", b"@"]),
+        max_size=40,
+    ).map(b"".join)
+)
+def test_in_word_precheck_never_hides_a_match(data: bytes) -> None:
+    """Without an ASCII letter right before a byte 0x81-0xFE, _IN_WORD finds nothing."""
+    from browser_decode._detect._rank import _IN_WORD, _LETTER_LEAD
+
+    if b"LH" not in data.translate(_LETTER_LEAD):
+        assert not _IN_WORD.findall(data)

@@ -53,6 +53,11 @@ DEFAULT_BONUS: Final = 2.0
 MULTI_BYTE_IN_WORD: Final = -8.0
 #: (In the bytes: an ASCII letter, a lead byte, a trail byte, an ASCII letter.)
 _IN_WORD: Final = re.compile(rb"[A-Za-z][\x81-\xfe][\x40-\xfe](?=[A-Za-z])")
+#: ``bytes.translate`` table: ASCII letters -> ``L``, bytes 0x81-0xFE -> ``H``.
+_LETTER_LEAD: Final = bytes(
+    ord("L") if chr(b).isascii() and chr(b).isalpha() else ord("H") if 0x81 <= b <= 0xFE else 0x20
+    for b in range(256)
+)
 #: A multi-byte candidate whose decoder fails on more than this share of the
 #: sample's non-ASCII bytes (plus two, for a cut sequence) drops out.
 MAX_ERROR_SHARE: Final = 0.01
@@ -156,7 +161,10 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
             best = max(char_scorer(language).score(chars) for language in languages)
             best += ascii_score(languages[0])
             if in_word is None:
-                in_word = len(_IN_WORD.findall(around)) * scale * MULTI_BYTE_IN_WORD
+                # (none without an ASCII letter right before a lead byte: no regex then)
+                maybe = b"LH" in around.translate(_LETTER_LEAD)
+                in_word = len(_IN_WORD.findall(around)) if maybe else 0
+                in_word *= scale * MULTI_BYTE_IN_WORD
             best += in_word
             ranked.append(_Ranked(best + _prior(name, bonuses), rank, name))
     # Single-byte candidates, by an upper bound of their score (each byte's best

@@ -304,6 +304,12 @@ def nearly_utf8(data: bytes) -> float | None:
     leads, continuations = classes.count(b"l"), classes.count(b"c")
     if not leads <= continuations * 1.1 or continuations > 3.3 * leads + 2:
         return None
+    # A continuation byte after a byte that is neither a lead nor a continuation is an
+    # error (one U+FFFD each), and there are no more valid sequences than lead bytes:
+    # enough such errors rule the decode out (as its result would below).
+    stray = classes.count(b" c") + classes.startswith(b"c")
+    if stray * 20 > leads:
+        return None
     text = data.decode("utf-8", "replace")
     errors = text.count("\ufffd") - data.count(_UTF8_FFFD)
     non_ascii = len(text) - (len(data) - len(data.translate(None, _ASCII)))
