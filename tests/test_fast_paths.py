@@ -320,3 +320,24 @@ def test_in_word_precheck_never_hides_a_match(data: bytes) -> None:
 
     if b"LH" not in data.translate(_LETTER_LEAD):
         assert not _IN_WORD.findall(data)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(0, 3000), min_size=26, max_size=26))
+def test_packed_ascii_scores_are_the_dot_products(counts: list[int]) -> None:
+    """_models.ascii_packed: one sum of 26 products holds every language's (and set of
+    languages') ASCII score, each equal to its plain dot product."""
+    from operator import mul
+
+    from browser_decode._detect._models import (
+        ASCII_FIELD_MASK,
+        ascii_packed,
+        ascii_weights,
+        best_ascii_weights,
+    )
+
+    packed, shifts = ascii_packed()
+    total = sum(map(mul, counts, packed))
+    for key, shift in shifts.items():
+        weights = ascii_weights(key) if isinstance(key, str) else best_ascii_weights(key)
+        assert (0 - ((total >> shift) & ASCII_FIELD_MASK)) / 2 == sum(map(mul, counts, weights))

@@ -18,6 +18,7 @@ from operator import itemgetter, mul
 from typing import Final, NamedTuple
 
 from ._models import (
+    ASCII_FIELD_MASK,
     CASE_SWITCH,
     LATIN_LANGUAGES,
     MIXED_SCRIPT,
@@ -29,8 +30,7 @@ from ._models import (
     STRAY_MARK,
     SYMBOL_IN_WORD,
     all_best_byte_table,
-    ascii_weights,
-    best_ascii_weights,
+    ascii_packed,
     best_byte_table,
     byte_table,
     byte_tables,
@@ -111,20 +111,15 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
         letters = words.translate(_ASCII_LOWER, _NOT_ASCII_LETTERS)
         ascii_counts = [letters.count(c) for c in range(ord("a"), ord("z") + 1)]
     window: tuple[bytes, float, int, bool] | None = None
-    by_weights: dict[tuple[float, ...], float] = {}
-    by_language: dict[str, float] = {}
+    any_ascii = any(ascii_counts)
+    # every language's (and set of languages') ASCII score in one sum (exact, see
+    # ascii_packed); a field is read out on demand
+    packed, shifts = ascii_packed()
+    ascii_total = sum(map(mul, ascii_counts, packed)) if any_ascii else 0
 
-    def ascii_score(language: str) -> float:
-        score = by_language.get(language)
-        if score is None:
-            weights = ascii_weights(language)  # shared by all non-Latin languages
-            score = by_weights.get(weights)
-            if score is None:
-                score = by_weights[weights] = sum(map(mul, ascii_counts, weights))
-            by_language[language] = score
-        return score
+    def ascii_score(key: str | tuple[str, ...]) -> float:
+        return (0 - ((ascii_total >> shifts[key]) & ASCII_FIELD_MASK)) / 2
 
-    best_ascii: dict[tuple[str, ...], float] = {}
     orders: dict[tuple[str, ...], list[tuple[float, int]]] = {}
 
     def by_ascii(languages: tuple[str, ...]) -> list[tuple[float, int]]:
@@ -174,7 +169,7 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
         # One bound for every single-byte candidate first: text in a multi-byte
         # encoding usually settles it without scoring them one by one.
         bound_all = weigh(high, all_best_byte_table())
-        bound_all += sum(map(mul, ascii_counts, best_ascii_weights(LATIN_LANGUAGES)))
+        bound_all += ascii_score(LATIN_LANGUAGES)
         bound_all += max_single_byte_prior() + max(bonuses.values(), default=0.0)
         if bound_all < max(r.score for r in ranked):
             # unnamed stand-in for them all, so the confidence is never overstated
@@ -183,14 +178,10 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
             return ranked
     penalties: dict[bytes, float] = {}
     priors = _priors(bonuses)
-    any_ascii = any(ascii_counts)
 
     def ascii_bound(languages: tuple[str, ...]) -> float:
-        found = best_ascii.get(languages)
-        if found is None:  # each letter's best weight in these languages
-            found = sum(map(mul, ascii_counts, best_ascii_weights(languages))) if any_ascii else 0
-            best_ascii[languages] = found
-        return found
+        """Each letter's best weight in any of *languages*: a bound on their scores."""
+        return ascii_score(languages) if any_ascii else 0
 
     def expand(members: tuple[str, ...]) -> list[tuple[float, int, str]]:
         """(minus the bound, rank, name) of each of *members*: they sort best first."""
@@ -236,7 +227,7 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
             break
         # the languages by their ASCII score: stop when even the best non-ASCII
         # weights could not lift the next one above the best so far
-        ceiling = upper - priors[name] - best_ascii[SINGLE_BYTE[name]]
+        ceiling = upper - priors[name] - ascii_bound(SINGLE_BYTE[name])
         best = -math.inf
         tables = byte_tables(name)
         for language_ascii, index in by_ascii(SINGLE_BYTE[name]):
