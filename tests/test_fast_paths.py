@@ -341,3 +341,52 @@ def test_packed_ascii_scores_are_the_dot_products(counts: list[int]) -> None:
     for key, shift in shifts.items():
         weights = ascii_weights(key) if isinstance(key, str) else best_ascii_weights(key)
         assert (0 - ((total >> shift) & ASCII_FIELD_MASK)) / 2 == sum(map(mul, counts, weights))
+
+
+_cjk_soup = st.lists(
+    st.one_of(
+        st.sampled_from(
+            [
+                b"\x81",
+                b"\xa1",
+                b"\xfe",
+                b"\x80",
+                b"\xff",
+                b"\x30",
+                b"\x39",
+                b" ",
+                b"<",
+                b"a",
+                b"@",
+                b"\x8e",
+                b"\x8f",
+                b"\xa4",
+                b"\x5c",
+                b"\x7f",
+                b"\x00",
+                b"\n",
+                b"<p class=x>",
+            ]
+        ),
+        st.binary(max_size=4),
+    ),
+    max_size=60,
+).map(b"".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_cjk_soup)
+def test_ascii_stretches_dropped_before_a_multi_byte_decode_change_nothing(data: bytes) -> None:
+    """_rank._ASCII_STRETCH: the candidate's non-ASCII characters and its errors are those
+    of decoding every byte, for every multi-byte candidate's codec."""
+    import re
+
+    from browser_decode._detect._models import MULTI_BYTE
+    from browser_decode._detect._rank import _ASCII_STRETCH
+
+    ascii_runs = re.compile("[\x00-\x7f]+")
+    compact = _ASCII_STRETCH.sub(rb"\1\2", data)
+    for codec, _ in MULTI_BYTE.values():
+        want, got = data.decode(codec, "replace"), compact.decode(codec, "replace")
+        assert ascii_runs.sub("", got) == ascii_runs.sub("", want), codec
+        assert got.count("\ufffd") == want.count("\ufffd"), codec

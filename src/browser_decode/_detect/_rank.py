@@ -58,6 +58,13 @@ _LETTER_LEAD: Final = bytes(
     ord("L") if chr(b).isascii() and chr(b).isalpha() else ord("H") if 0x81 <= b <= 0xFE else 0x20
     for b in range(256)
 )
+#: A stretch of ASCII from a byte 0x00-0x2F to the last such byte before the next byte
+#: 0x80-0xFF. No byte 0x00-0x2F continues a character in any ASCII-compatible WHATWG
+#: encoding: a multi-byte decoder is back in its initial state after it (an error that
+#: began before it takes four bytes at most: the first four are kept), so dropping the
+#: rest of the stretch up to its last such byte changes neither the non-ASCII
+#: characters decoded nor the errors (tested against decoding every byte).
+_ASCII_STRETCH: Final = re.compile(rb"([\x00-\x2f][\x00-\x7f]{3})[\x00-\x7f]*([\x00-\x2f])")
 #: A multi-byte candidate whose decoder fails on more than this share of the
 #: sample's non-ASCII bytes (plus two, for a cut sequence) drops out.
 MAX_ERROR_SHARE: Final = 0.01
@@ -142,14 +149,18 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
     if len(high) <= _FEW or pairs.count(b"hh") * 8 >= len(high):
         limit = 2 + int(MAX_ERROR_SHARE * len(high))
         in_word: float | None = None
+        compact: bytes | None = None
         first = pairs.find(b"h")
         probe = data[first : first + _PROBE]
         for rank, (name, (codec, languages)) in enumerate(MULTI_BYTE.items(), len(SINGLE_BYTE)):
             # a cheap look at the first non-ASCII bytes rules most candidates out
             if probe.decode(codec, "replace").count("\ufffd") > 2 + len(probe) // 64:
                 continue
-            # (the ASCII bytes before the first other one decode alike, without errors)
-            text = _decode_with_few_errors(data[first:], codec, limit)
+            # (the ASCII bytes before the first other one decode alike, without errors,
+            # and so do the long ASCII stretches dropped from *compact*)
+            if compact is None:
+                compact = _ASCII_STRETCH.sub(rb"\1\2", data[first:])
+            text = _decode_with_few_errors(compact, codec, limit)
             if text is None:
                 continue
             chars = _ASCII_RUNS.sub("", text)
