@@ -390,3 +390,24 @@ def test_ascii_stretches_dropped_before_a_multi_byte_decode_change_nothing(data:
         want, got = data.decode(codec, "replace"), compact.decode(codec, "replace")
         assert ascii_runs.sub("", got) == ascii_runs.sub("", want), codec
         assert got.count("\ufffd") == want.count("\ufffd"), codec
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.text(
+        alphabet=st.sampled_from("ab <>\n한국어日本語のカ中文字\ufffd\u00e9\u0100\x85"), max_size=80
+    )
+)
+def test_char_scorer_weighs_the_non_ascii_characters_only(text: str) -> None:
+    """_models.CharScorer.score looks every character up (ASCII weighing nothing): the sum
+    of the weights of the non-ASCII characters, as cutting the ASCII out first gave."""
+    from browser_decode._detect import _models
+
+    for language in ("ko", "ja", "zh-Hans", "zh-Hant"):
+        letters = _models.letter_weights(language)
+        want = sum(
+            letters.get(char, _models.floor_weight(char, language))
+            for char in text
+            if not char.isascii()
+        )
+        assert _models.char_scorer(language).score(text) == want, language

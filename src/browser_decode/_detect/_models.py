@@ -348,12 +348,14 @@ _MAX_CACHED: Final = 20_000
 
 
 class _Weights(dict[str, float]):
-    """Character -> weight under one language; floors are computed on first sight."""
+    """Character -> weight under one language; floors are computed on first sight.
+    ASCII characters weigh nothing (they read alike in every candidate)."""
 
     __slots__ = ("language",)
 
     def __init__(self, language: str) -> None:
         super().__init__(letter_weights(language))
+        self.update(dict.fromkeys(map(chr, range(0x80)), 0.0))
         self.language = language
 
     def __missing__(self, char: str) -> float:
@@ -364,15 +366,17 @@ class _Weights(dict[str, float]):
 
 
 class CharScorer:
-    """Scores decoded non-ASCII characters under one language."""
+    """Scores the non-ASCII characters of a decoded text under one language."""
 
     __slots__ = ("_weights",)
 
     def __init__(self, language: str) -> None:
         self._weights = _Weights(language)
 
-    def score(self, chars: str) -> float:
-        return sum(map(self._weights.__getitem__, chars))
+    def score(self, text: str) -> float:
+        """The summed weights of the non-ASCII characters of *text* (in order: one
+        lookup per character is cheaper than cutting the ASCII out first)."""
+        return sum(map(self._weights.__getitem__, text))
 
 
 @cache

@@ -71,7 +71,6 @@ MAX_ERROR_SHARE: Final = 0.01
 #: Bytes from the first non-ASCII one that a multi-byte candidate must decode
 #: nearly without errors before it is tried on the whole sample.
 _PROBE: Final = 512
-_ASCII_RUNS: Final = re.compile("[\x00-\x7f]+")
 #: ``bytes.translate`` tables: ASCII letters by case (see ``context_classes``), and
 #: bytes 0x80-0xFF -> ``h``.
 _ASCII_CASES: Final = bytes(
@@ -163,8 +162,7 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
             text = _decode_with_few_errors(compact, codec, limit)
             if text is None:
                 continue
-            chars = _ASCII_RUNS.sub("", text)
-            best = max(char_scorer(language).score(chars) for language in languages)
+            best = max(char_scorer(language).score(text) for language in languages)
             best += ascii_score(languages[0])
             if in_word is None:
                 # (none without an ASCII letter right before a lead byte: no regex then)
