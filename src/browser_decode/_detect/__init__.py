@@ -22,13 +22,21 @@ from __future__ import annotations
 import codecs
 import math
 import re
+from collections.abc import Iterator
+from operator import ne
 from typing import Final, NamedTuple
 
 from .._decoders import decode
 from .._get_an_encoding import ENCODINGS
 from .._hint import EncodingHint
 from .._result import Confidence, Source
-from ._calibration import calibrated, calibrated_prefilter
+from ._calibration import (
+    MAX_MARGIN,
+    calibrated,
+    calibrated_prefilter,
+    calibrated_utf16,
+    capped_margin,
+)
 from ._hints import default_encoding_of, tld_encoding
 from ._models import SINGLE_BYTE
 from ._rank import DEFAULT_BONUS, HINT_BONUS, _Ranked, prefer, rank_candidates
@@ -132,15 +140,28 @@ class Evidence(NamedTuple):
     margin: float | None = None
     #: how many bytes 0x80-0xFF were scored
     high: int = 0
+    #: the margin the score is computed from: the smallest lead over a candidate
+    #: giving another text, each lead capped by the distinct bytes it rests on
+    #: (:func:`._calibration.capped_margin`)
+    capped: float | None = None
+    #: (lead, distinct byte values read differently) for the candidates giving
+    #: another text, best first: those the score read, or with ``every_lead``
+    #: all up to the first at :data:`._calibration.MAX_MARGIN` or more
+    leads: tuple[tuple[float, int], ...] = ()
 
 
 def evidence(
-    body: bytes, *, url: str | None = None, default_encoding: str | None = None
+    body: bytes,
+    *,
+    url: str | None = None,
+    default_encoding: str | None = None,
+    every_lead: bool = False,
 ) -> Evidence:
-    """:func:`detect`, with the margin and amount of evidence behind its score."""
+    """:func:`detect`, with the margin and amount of evidence behind its score
+    (*every_lead*: all leads below :data:`._calibration.MAX_MARGIN`, for the fit)."""
     utf16 = utf16_without_bom(body)
     if utf16 is not None:
-        return Evidence(_hint(utf16[0], calibrated_prefilter(utf16[1]), None))
+        return Evidence(_hint(utf16[0], calibrated_utf16(body, *utf16), None))
     data = sample(body)
     if b"\x1b" in data and ascii_with_iso_2022_jp_escapes(data):
         return Evidence(_hint("ISO-2022-JP", calibrated_prefilter(1.0), None))
@@ -184,13 +205,21 @@ def evidence(
     best = ranked[0]
     second = ranked[1] if len(ranked) > 1 else None
     name = hinted[best.name].name if best.name in hinted else best.name
-    margin = _margin(ranked, high)
+    leads: list[tuple[float, int]] = []
+    found = _leads(ranked, high, leads)
+    if every_lead:
+        for lead, _ in found:
+            if lead >= MAX_MARGIN:
+                break
+        found = iter(leads.copy())
+    capped = capped_margin(found)
     hint = _hint(
         name,
-        calibrated(margin),
+        calibrated(capped),
         second.name if second is not None and second.name else None,
     )
-    return Evidence(hint, margin, len(high))
+    margin = leads[0][0] if leads else math.inf
+    return Evidence(hint, margin, len(high), capped, tuple(leads))
 
 
 def _tie_beyond(ranked: list[_Ranked], high: bytes, every: bytes) -> bool:
@@ -207,24 +236,35 @@ def _tie_beyond(ranked: list[_Ranked], high: bytes, every: bytes) -> bool:
     return decode(a, present) != decode(b, present)
 
 
-def _margin(ranked: list[_Ranked], high: bytes) -> float:
-    """The lead of the best candidate over the best one that gives another text.
+def _leads(
+    ranked: list[_Ranked], high: bytes, seen: list[tuple[float, int]]
+) -> Iterator[tuple[float, int]]:
+    """The lead of the best candidate over each other one that gives another text,
+    best first, with how many distinct byte values of *high* (the bytes 0x80-0xFF)
+    the two read as different characters: the evidence the lead rests on. Each
+    pair is also appended to *seen*.
 
     Candidates that decode the sample's bytes 0x80-0xFF exactly as the winner
     does give the same text: their scores say nothing about being right. A
     stand-in (the upper bound of candidates not scored exactly) always counts.
+    Against a multi-byte candidate or a stand-in, every distinct byte is evidence.
     """
     best = ranked[0]
     present = bytes(sorted(set(high)))
     text = None
     for other in ranked[1:]:
+        distinct = len(present)
         if other.exact and other.name in SINGLE_BYTE and best.name in SINGLE_BYTE:
             if text is None:
                 text = decode(best.name, present)
-            if decode(other.name, present) == text:
+            theirs = decode(other.name, present)
+            if theirs == text:
                 continue
-        return best.score - other.score
-    return math.inf
+            # (single-byte decoders: one character per byte)
+            distinct = sum(map(ne, text, theirs))
+        lead = (best.score - other.score, distinct)
+        seen.append(lead)
+        yield lead
 
 
 def _binary(body: bytes, url: str | None, default_encoding: str | None) -> EncodingHint:
