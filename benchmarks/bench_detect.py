@@ -46,7 +46,6 @@ from pathlib import Path
 
 from browser_decode import decode_html, get_encoding
 from browser_decode._detect import default, detect, evidence, valid_utf8
-from browser_decode._detect._calibration import capped_margin
 
 MARGIN_CAP = 40.0
 
@@ -86,9 +85,9 @@ def to_whatwg(answer: str | None) -> str | None:
 
 
 Detector = Callable[[bytes], "str | None"]
-#: A ranking's first lead over a candidate giving another text, and every such lead
-#: with the distinct byte values it rests on (``Evidence.margin``, ``Evidence.leads``).
-Leads = tuple[float, tuple[tuple[float, int], ...]]
+#: A ranking's lead over the best candidate giving another text, and the distinct
+#: byte values it rests on (``Evidence.margin``, ``Evidence.distinct``).
+Leads = tuple[float, int]
 
 
 def ours(body: bytes) -> str | None:
@@ -296,10 +295,10 @@ def run_validation(split: Path, fit: bool, hint: bool, sizes: list[str] | None) 
         found = valid_utf8(body)
         margin: Leads | None = None
         if found is None:
-            ev = evidence(body, url=url, every_lead=fit)
+            ev = evidence(body, url=url)
             found = ev.hint
             if ev.margin is not None:
-                margin = (ev.margin, ev.leads)
+                margin = (ev.margin, ev.distinct)
         if found is None:
             found = default(body, url=url)
         ok = found.encoding.decode(body) == truth.decode(body)
@@ -355,10 +354,8 @@ def print_calibration(scored: list[tuple[float, bool]]) -> None:
 def _fit(points: list[tuple[Leads, str, bool]], answers: int) -> None:
     """The constants of ``_detect/_calibration.py`` (see its docstring).
 
-    The score is a logistic function of the capped margin (``capped_margin``: the
-    smallest lead over a candidate giving another text, each capped at ``PER_BYTE``
-    nats per distinct byte value it rests on). For each cap ``PER_BYTE`` (1 to 10
-    nats by halves, or none), the capped margin for
+    The score is a logistic function of ``min(margin, PER_BYTE * distinct)``. For
+    each cap ``PER_BYTE`` (1 to 10 nats by halves, or none), the capped margin for
     0.9 must hold beyond the split it is fitted on: resampling the (encoding,
     language) pairs of the split 200 times, in at least 90% of the resamples at
     most 3% of all wrong answers lie above it and at least 99.5% of the answers
@@ -376,8 +373,8 @@ def _fit(points: list[tuple[Leads, str, bool]], answers: int) -> None:
     best: tuple[int, float, float] | None = None
     for cap in [step / 2 for step in range(2, 21)] + [math.inf]:
         groups: dict[str, list[tuple[float, bool]]] = defaultdict(list)
-        for (_, leads), group, ok in points:
-            groups[group].append((capped_margin(leads, cap), ok))
+        for (margin, distinct), group, ok in points:
+            groups[group].append((min(margin, cap * distinct), ok))
 
         def holds(limit: float, groups: dict[str, list[tuple[float, bool]]] = groups) -> bool:
             good = 0

@@ -22,21 +22,13 @@ from __future__ import annotations
 import codecs
 import math
 import re
-from collections.abc import Iterator
-from operator import ne
 from typing import Final, NamedTuple
 
 from .._decoders import decode
 from .._get_an_encoding import ENCODINGS
 from .._hint import EncodingHint
 from .._result import Confidence, Source
-from ._calibration import (
-    MAX_MARGIN,
-    calibrated,
-    calibrated_prefilter,
-    calibrated_utf16,
-    capped_margin,
-)
+from ._calibration import calibrated, calibrated_prefilter, calibrated_utf16
 from ._hints import default_encoding_of, tld_encoding
 from ._models import SINGLE_BYTE
 from ._rank import DEFAULT_BONUS, HINT_BONUS, _Ranked, prefer, rank_candidates
@@ -140,25 +132,15 @@ class Evidence(NamedTuple):
     margin: float | None = None
     #: how many bytes 0x80-0xFF were scored
     high: int = 0
-    #: the margin the score is computed from: the smallest lead over a candidate
-    #: giving another text, each lead capped by the distinct bytes it rests on
-    #: (:func:`._calibration.capped_margin`)
-    capped: float | None = None
-    #: (lead, distinct byte values read differently) for the candidates giving
-    #: another text, best first: those the score read, or with ``every_lead``
-    #: all up to the first at :data:`._calibration.MAX_MARGIN` or more
-    leads: tuple[tuple[float, int], ...] = ()
+    #: how many distinct byte values the winner and that candidate read as different
+    #: characters (every one against a multi-byte candidate or a stand-in)
+    distinct: int = 0
 
 
 def evidence(
-    body: bytes,
-    *,
-    url: str | None = None,
-    default_encoding: str | None = None,
-    every_lead: bool = False,
+    body: bytes, *, url: str | None = None, default_encoding: str | None = None
 ) -> Evidence:
-    """:func:`detect`, with the margin and amount of evidence behind its score
-    (*every_lead*: all leads below :data:`._calibration.MAX_MARGIN`, for the fit)."""
+    """:func:`detect`, with the margin and amount of evidence behind its score."""
     utf16 = utf16_without_bom(body)
     if utf16 is not None:
         return Evidence(_hint(utf16[0], calibrated_utf16(body, *utf16), None))
@@ -205,21 +187,13 @@ def evidence(
     best = ranked[0]
     second = ranked[1] if len(ranked) > 1 else None
     name = hinted[best.name].name if best.name in hinted else best.name
-    leads: list[tuple[float, int]] = []
-    found = _leads(ranked, high, leads)
-    if every_lead:
-        for lead, _ in found:
-            if lead >= MAX_MARGIN:
-                break
-        found = iter(leads.copy())
-    capped = capped_margin(found)
+    margin, distinct = _margin(ranked, high)
     hint = _hint(
         name,
-        calibrated(capped),
+        calibrated(margin, distinct),
         second.name if second is not None and second.name else None,
     )
-    margin = leads[0][0] if leads else math.inf
-    return Evidence(hint, margin, len(high), capped, tuple(leads))
+    return Evidence(hint, margin, len(high), distinct)
 
 
 def _tie_beyond(ranked: list[_Ranked], high: bytes, every: bytes) -> bool:
@@ -236,13 +210,10 @@ def _tie_beyond(ranked: list[_Ranked], high: bytes, every: bytes) -> bool:
     return decode(a, present) != decode(b, present)
 
 
-def _leads(
-    ranked: list[_Ranked], high: bytes, seen: list[tuple[float, int]]
-) -> Iterator[tuple[float, int]]:
-    """The lead of the best candidate over each other one that gives another text,
-    best first, with how many distinct byte values of *high* (the bytes 0x80-0xFF)
-    the two read as different characters: the evidence the lead rests on. Each
-    pair is also appended to *seen*.
+def _margin(ranked: list[_Ranked], high: bytes) -> tuple[float, int]:
+    """The lead of the best candidate over the best one that gives another text, and
+    how many distinct byte values of *high* (the bytes 0x80-0xFF) the two read as
+    different characters: the evidence the lead rests on.
 
     Candidates that decode the sample's bytes 0x80-0xFF exactly as the winner
     does give the same text: their scores say nothing about being right. A
@@ -251,20 +222,29 @@ def _leads(
     """
     best = ranked[0]
     present = bytes(sorted(set(high)))
-    text = None
     for other in ranked[1:]:
-        distinct = len(present)
         if other.exact and other.name in SINGLE_BYTE and best.name in SINGLE_BYTE:
-            if text is None:
-                text = decode(best.name, present)
-            theirs = decode(other.name, present)
-            if theirs == text:
+            distinct = len(present.translate(None, _agreeing(best.name, other.name)))
+            if not distinct:
                 continue
-            # (single-byte decoders: one character per byte)
-            distinct = sum(map(ne, text, theirs))
-        lead = (best.score - other.score, distinct)
-        seen.append(lead)
-        yield lead
+            return best.score - other.score, distinct
+        return best.score - other.score, len(present)
+    return math.inf, len(present)
+
+
+_HIGH_BYTES: Final = bytes(range(0x80, 0x100))
+_AGREEING: dict[tuple[str, str], bytes] = {}
+
+
+def _agreeing(first: str, second: str) -> bytes:
+    """The bytes 0x80-0xFF that single-byte encodings *first* and *second* decode alike."""
+    found = _AGREEING.get((first, second))
+    if found is None:
+        # (a single-byte decoder gives one character per byte)
+        theirs = decode(first, _HIGH_BYTES), decode(second, _HIGH_BYTES)
+        pairs = zip(_HIGH_BYTES, *theirs, strict=True)
+        found = _AGREEING[first, second] = bytes(b for b, x, y in pairs if x == y)
+    return found
 
 
 def _binary(body: bytes, url: str | None, default_encoding: str | None) -> EncodingHint:

@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
 from typing import Final
 
 from ._sample import UTF16_HEAD
@@ -70,23 +69,10 @@ _UTF16_LETTER: Final = re.compile(
 )
 
 
-def capped_margin(leads: Iterable[tuple[float, int]], per_byte: float = PER_BYTE) -> float:
-    """The smallest of the *leads* (nats, ascending) over candidates giving another
-    text, each capped at *per_byte* nats per distinct byte value it rests on.
-
-    Read only while a lead can still lower it (each is at least the one before).
-    """
-    margin = MAX_MARGIN
-    for lead, distinct in leads:
-        if lead >= margin:
-            break
-        margin = min(margin, lead, per_byte * distinct)
-    return margin
-
-
-def calibrated(margin: float) -> float:
-    """The score of a ranking whose winner leads by (capped) *margin* nats."""
-    x = A * min(margin, MAX_MARGIN) + C
+def calibrated(margin: float, distinct: int) -> float:
+    """The score of a ranking whose winner leads by *margin* nats the best candidate
+    giving another text, which reads *distinct* byte values as other characters."""
+    x = A * min(margin, PER_BYTE * distinct, MAX_MARGIN) + C
     return 1.0 / (1.0 + math.exp(-x))
 
 
