@@ -201,6 +201,14 @@ def run_corpus(corpus: Path, repeat: int, with_peers: bool) -> None:
     print(f"{'plain decode median ms':22} {statistics.median(plain) * 1e3:18.3f}")
     if misses:
         print("\nbrowser_decode misses:\n" + "\n".join(misses))
+    scored = []
+    for _, encoding, body in pages:
+        found = valid_utf8(body) or detect(body)
+        if found is not None and found.score is not None:
+            truth = get_encoding(encoding)
+            assert truth is not None
+            scored.append((found.score, found.encoding.decode(body) == truth.decode(body)))
+    print_calibration(scored)
 
 
 _RUSSIAN = (

@@ -221,15 +221,14 @@ def _margin(ranked: list[_Ranked], high: bytes) -> tuple[float, int]:
     Against a multi-byte candidate or a stand-in, every distinct byte is evidence.
     """
     best = ranked[0]
-    present = bytes(sorted(set(high)))
     for other in ranked[1:]:
         if other.exact and other.name in SINGLE_BYTE and best.name in SINGLE_BYTE:
-            distinct = len(present.translate(None, _agreeing(best.name, other.name)))
-            if not distinct:
+            differing = high.translate(None, _agreeing(best.name, other.name))
+            if not differing:
                 continue
-            return best.score - other.score, distinct
-        return best.score - other.score, len(present)
-    return math.inf, len(present)
+            return best.score - other.score, len(set(differing))
+        return best.score - other.score, len(set(high))
+    return math.inf, len(set(high))
 
 
 _HIGH_BYTES: Final = bytes(range(0x80, 0x100))
