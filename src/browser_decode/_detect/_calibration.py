@@ -45,8 +45,6 @@ import math
 import re
 from typing import Final
 
-from ._sample import UTF16_HEAD
-
 #: 0.9 at a (capped) lead of 8 nats: ln(9) / 8 (the fit's output above).
 A: Final = 0.275
 C: Final = 0.0
@@ -58,6 +56,8 @@ MAX_MARGIN: Final = 50.0
 #: nearly-valid UTF-8) are their share of valid units, times this.
 PREFILTER: Final = 0.99
 
+#: The code units of a UTF-16 body whose letters are counted.
+_UNITS: Final = 256
 #: A letter that holds a NUL byte in UTF-16: any letter below U+3000 (Latin,
 #: Greek, Cyrillic, Hebrew, Arabic, Thai ...: their units have a NUL high byte
 #: or are read so only in the right byte order), and the CJK and Hangul letters
@@ -86,13 +86,10 @@ def calibrated_utf16(body: bytes, order: str, share: float) -> float:
 
     The NUL bytes say the byte order only when they belong to text: in either
     order, a run of ``%\\x00`` is ``%%%`` or ``───`` (U+2500), and markup that is
-    not UTF-16 reads as CJK in both. Each letter of the head (:data:`UTF16_HEAD`
-    bytes) that holds a NUL byte halves the doubt, from a coin toss (0.5) when
-    there is none.
+    not UTF-16 reads as CJK in both. Each letter among the first :data:`_UNITS`
+    code units that holds a NUL byte halves the doubt, from a coin toss (0.5)
+    when there is none.
     """
-    head = body[: UTF16_HEAD - UTF16_HEAD % 2]
-    text = head[: len(head) // 2 * 2].decode(
-        "utf-16-le" if order == "UTF-16LE" else "utf-16-be", "replace"
-    )
-    letters = len(_UTF16_LETTER.findall(text, 0, 256))
+    codec = "utf-16-le" if order == "UTF-16LE" else "utf-16-be"
+    letters = len(_UTF16_LETTER.findall(body[: 2 * _UNITS].decode(codec, "replace")))
     return calibrated_prefilter(share) * (1.0 - 0.5 ** (letters + 1))
