@@ -22,6 +22,7 @@ from __future__ import annotations
 import codecs
 import math
 import re
+from functools import cache
 from typing import Final, NamedTuple
 
 from .._decoders import decode
@@ -210,6 +211,15 @@ def _tie_beyond(ranked: list[_Ranked], high: bytes, every: bytes) -> bool:
     return decode(a, present) != decode(b, present)
 
 
+@cache
+def _decoded_alike(a: str, b: str) -> bytes:
+    """The bytes that single-byte encodings *a* and *b* decode to the same character."""
+    every = bytes(range(256))
+    return bytes(
+        x for x, y, z in zip(every, decode(a, every), decode(b, every), strict=True) if y == z
+    )
+
+
 def _margin(ranked: list[_Ranked], high: bytes) -> tuple[float, int]:
     """The lead of the best candidate over the best one that gives another text, and
     how many distinct byte values of *high* (the bytes 0x80-0xFF) the two read as
@@ -223,27 +233,12 @@ def _margin(ranked: list[_Ranked], high: bytes) -> tuple[float, int]:
     best = ranked[0]
     for other in ranked[1:]:
         if other.exact and other.name in SINGLE_BYTE and best.name in SINGLE_BYTE:
-            differing = high.translate(None, _agreeing(best.name, other.name))
+            differing = high.translate(None, _decoded_alike(best.name, other.name))
             if not differing:
                 continue
             return best.score - other.score, len(set(differing))
         return best.score - other.score, len(set(high))
     return math.inf, len(set(high))
-
-
-_HIGH_BYTES: Final = bytes(range(0x80, 0x100))
-_AGREEING: dict[tuple[str, str], bytes] = {}
-
-
-def _agreeing(first: str, second: str) -> bytes:
-    """The bytes 0x80-0xFF that single-byte encodings *first* and *second* decode alike."""
-    found = _AGREEING.get((first, second))
-    if found is None:
-        # (a single-byte decoder gives one character per byte)
-        theirs = decode(first, _HIGH_BYTES), decode(second, _HIGH_BYTES)
-        pairs = zip(_HIGH_BYTES, *theirs, strict=True)
-        found = _AGREEING[first, second] = bytes(b for b, x, y in pairs if x == y)
-    return found
 
 
 def _binary(body: bytes, url: str | None, default_encoding: str | None) -> EncodingHint:
