@@ -12,6 +12,7 @@ Shift_JIS, ``GB2312`` -> GBK, ...), and an answer no browser has counts as wrong
 
 Printed: exact-text accuracy per true encoding and overall, median and p95
 milliseconds per page, time relative to a plain decode with the true encoding,
+the calibration of ``Provenance.score`` on those pages (as below),
 and the scaling of ``decode_html`` on 10 MB (and 20 MB) of undeclared
 windows-1251 and Shift_JIS: time relative to the decode alone, and peak memory
 (tracemalloc) relative to the decoded text.
@@ -21,8 +22,9 @@ With ``--validation SPLIT`` (a split of the validation corpus that
 ``encoding``, ``size``, ``kind``), it prints instead exact-text accuracy by
 sample size and the calibration of ``Provenance.score``: for each score bucket
 the share of right answers, the share of right answers among those scoring
-0.9 or more and the share of wrong answers that do; ``--fit`` also fits the
-constants of ``_detect/_calibration.py`` on that split (run it on TUNE only).
+0.9 or more and the share of wrong answers that do (``--sample-sizes page24``:
+of the short pages only); ``--fit`` also fits the constants of
+``_detect/_calibration.py`` on that split (run it on TUNE only).
 
     python benchmarks/bench_detect.py [CORPUS] [--repeat N] [--no-peers]
                                       [--no-scaling | --scaling-only] [--sizes 0.1,1,10]
