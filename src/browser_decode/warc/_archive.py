@@ -27,6 +27,7 @@ from typing import Any, BinaryIO, Final, Literal
 
 from .._api import decode_html
 from .._decode_body import decode_body
+from .._detect._external import Detector, DetectorArg, resolve_detector
 from ._http import (
     MAX_BODY,
     BrokenRecord,
@@ -65,6 +66,8 @@ class Summary:
     sources: Counter[str] = field(default_factory=Counter)
     with_replacements: int = 0
     skipped: Counter[str] = field(default_factory=Counter)
+    #: Detected pages (source ``detected``) by the detector that decided them.
+    detectors: Counter[str] = field(default_factory=Counter)
 
     def add(self, other: Summary) -> None:
         self.records += other.records
@@ -73,6 +76,7 @@ class Summary:
         self.sources.update(other.sources)
         self.with_replacements += other.with_replacements
         self.skipped.update(other.skipped)
+        self.detectors.update(other.detectors)
 
 
 @dataclass(frozen=True, slots=True)
@@ -659,9 +663,17 @@ def wanted(record_type: str, head: bytes) -> bool:
 
 
 def page_of(
-    record: Record, content: Content = "html", *, path: str | None = None, limit: int = MAX_BODY
+    record: Record,
+    content: Content = "html",
+    *,
+    path: str | None = None,
+    limit: int = MAX_BODY,
+    detector: DetectorArg = None,
 ) -> dict[str, Any] | str:
-    """The output record for one WARC record, or the reason it is skipped."""
+    """The output record for one WARC record, or the reason it is skipped.
+
+    *detector* is ``decode_html``'s: who guesses the encoding of undeclared pages.
+    """
     if record.type != "response":
         return f"not a response ({record.type[:40]})"
     if record.problem is not None:
@@ -683,9 +695,13 @@ def page_of(
         return f"not HTML ({essence_of(response.content_type)})"
     try:
         if kind == "html":
-            text, provenance = decode_html(body, response.content_type, url=record.uri)
+            text, provenance = decode_html(
+                body, response.content_type, url=record.uri, detector=detector
+            )
         else:
-            text, provenance = decode_body(body, response.content_type, url=record.uri)
+            text, provenance = decode_body(
+                body, response.content_type, url=record.uri, detector=detector
+            )
         extracted = html_to_text(text) if content == "text" else None
     except Exception as error:  # a bug, never bad input: keep the run going, count it
         return f"internal error ({type(error).__name__}; please report)"
@@ -726,6 +742,7 @@ def read_pages(
     summary: Summary | None = None,
     progress: Callable[[int, int], None] | None = None,
     limit: int = MAX_BODY,
+    detector: DetectorArg = None,
 ) -> Iterator[dict[str, Any]]:
     """The decoded pages of one WARC file (or of a :class:`Task`'s range).
 
@@ -736,10 +753,14 @@ def read_pages(
     given); records that give no page are counted in ``summary.skipped`` by
     reason. A record whose block or decoded body is over *limit* bytes is
     skipped as "too large". *progress* is called now and then with (records
-    read since the last call, current byte offset).
+    read since the last call, current byte offset). *detector* is
+    :func:`decode_html`'s (``None`` or ``"builtin"``, ``"charset-normalizer"``, a
+    callable): it decides the undeclared pages, and a detected page's ``detector``
+    field names it.
     """
     if content not in CONTENTS:
         raise ValueError(f"content must be one of {CONTENTS}, not {content!r}")
+    resolved: Detector = resolve_detector(detector)  # a bad argument fails here, once
     summary = Summary() if summary is None else summary
     since = 0
     records = iter_records(path, start, stop, align=align, keep=wanted, limit=limit)
@@ -755,13 +776,15 @@ def read_pages(
             summary.skipped[item] += 1
             continue
         summary.records += 1
-        page = page_of(item, content, path=path, limit=limit)
+        page = page_of(item, content, path=path, limit=limit, detector=resolved)
         if isinstance(page, str):
             summary.skipped[page] += 1
         else:
             summary.pages += 1
             summary.encodings[page["encoding"]] += 1
             summary.sources[page["source"]] += 1
+            if page["detector"] is not None:
+                summary.detectors[page["detector"]] += 1
             summary.with_replacements += page["replacements"] > 0
             yield page
         since += 1

@@ -105,6 +105,13 @@ def _parser() -> argparse.ArgumentParser:
         "summary so far, no output file); default: no limit, since a re-processing job has no "
         "natural bound and --max-page-bytes already bounds each record",
     )
+    parser.add_argument(
+        "--detector",
+        choices=("builtin", "charset-normalizer"),
+        default="builtin",
+        help="who guesses the encoding of undeclared pages, as decode_html(detector=...) "
+        "(docs/detectors.md; default: builtin); a detected page's 'detector' field names it",
+    )
     add_progress_arguments(parser)
     return parser
 
@@ -164,6 +171,7 @@ def format_summary(summary: Summary, seconds: float, files: int) -> str:
         *_counts(summary.encodings),
         "  by source:",
         *_counts(summary.sources),
+        *(["  detected by:", *_counts(summary.detectors)] if summary.detectors else []),
         f"  with replacement characters (U+FFFD): {summary.with_replacements:,}",
         f"skipped: {sum(summary.skipped.values()):,}",
         *_counts(summary.skipped, "  "),
@@ -356,6 +364,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 limit=args.max_page_bytes,
                 progress=progress,
                 summary=summary,
+                detector=args.detector,
             )
             sink.commit()
         except MissingExtra as error:
