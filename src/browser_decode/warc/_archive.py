@@ -338,6 +338,47 @@ class _GzipStream(_Stream):
             if out:
                 return out
 
+    def member(self) -> tuple[bytes, int, int] | None:
+        """The next gzip member inflated whole, with its file start and end; or ``None``.
+
+        The fast path for archives of one member per record: only at a member
+        boundary with nothing buffered, and only for a member that inflates without
+        error to at most :data:`_INFLATE_STEP` bytes. Otherwise ``None``, and the
+        stream reads on as if this had not been called (the input read is kept).
+        """
+        if self.decompressor is not None or self.at != self.end or self.ended:
+            return None
+        if len(self.feed) < 2:
+            self.feed += self._read()
+        feed = self.feed
+        if not feed.startswith(_GZIP_MAGIC):
+            return None
+        start = self.fed_end - len(feed)
+        decompressor = _decompressobj(16 + zlib.MAX_WBITS)
+        try:
+            out: bytes = decompressor.decompress(feed, _INFLATE_STEP)
+            while not (decompressor.eof or decompressor.unconsumed_tail) and (
+                len(out) < _INFLATE_STEP
+            ):
+                more = self._read()  # the member goes on in the next piece of the file
+                if not more:
+                    break
+                feed += more
+                out += decompressor.decompress(more, _INFLATE_STEP - len(out))
+        except _INFLATE_ERRORS:
+            self.feed = feed
+            return None
+        if not decompressor.eof:
+            self.feed = feed
+            return None
+        self.feed = decompressor.unused_data
+        return out, start, self.fed_end - len(self.feed)
+
+    def push(self, data: bytes, start: int, end: int) -> None:
+        """Buffer a member that :meth:`member` gave (file bytes ``[start, end)``) for the parser."""
+        self.units.append([self.end, start, end])
+        self.buf += data
+
     def _unit(self, logical: int) -> list[int]:
         index = bisect.bisect_right(self.units, logical, key=lambda unit: unit[0]) - 1
         return self.units[max(index, 0)]
@@ -442,18 +483,88 @@ class Record:
 # "named-field = field-name ":" [ field-value ]" (WARC 1.1, section 4); names are
 # case-insensitive. Only the five fields read here are decoded; continuation lines are
 # not used by any of them.
-_WARC_FIELDS: Final = re.compile(
-    rb"^(warc-type|warc-record-id|warc-target-uri|warc-date|content-length)[ \t]*:[ \t]*"
-    rb"([^\r\n]*?)[ \t]*\r?$",
-    re.IGNORECASE | re.MULTILINE,
-)
+_WARC_FIELDS: Final = {
+    name.encode(): name
+    for name in ("warc-type", "warc-record-id", "warc-target-uri", "warc-date", "content-length")
+}
 
 
 def _warc_fields(header: bytes) -> dict[str, str]:
+    """The first value of each of the five fields read, by lowercase name.
+
+    A line is ``name [ \t]* ":" [ \t]* value [ \t]* [CR]``; a value holding a CR
+    elsewhere is no value (the line is ignored).
+    """
     fields: dict[str, str] = {}
-    for name, value in _WARC_FIELDS.findall(header):
-        fields.setdefault(name.lower().decode("ascii"), value.decode("utf-8", "replace"))
+    for line in header.split(b"\n"):
+        name, colon, value = line.partition(b":")
+        if not colon:
+            continue
+        key = _WARC_FIELDS.get(name.rstrip(b" \t").lower())
+        if key is None or key in fields:
+            continue
+        value = value.lstrip(b" \t")
+        if value.endswith(b"\r"):
+            value = value[:-1]
+        if b"\r" not in value:
+            fields[key] = value.rstrip(b" \t").decode("utf-8", "replace")
     return fields
+
+
+def _digits(value: str) -> bool:
+    # "Content-Length = 1*DIGIT" (WARC 1.1, section 5.3): ASCII digits only ("²" is no length).
+    return value.isascii() and value.isdigit()
+
+
+def _whole_record(
+    data: bytes,
+    start: int,
+    end: int,
+    heads: bool,
+    keep: Callable[[str, bytes], bool] | None,
+    limit: int,
+) -> Record | None:
+    """The record of a gzip member that holds exactly one well-formed record, else ``None``.
+
+    *data* is the member inflated, ``[start, end)`` its place in the file. The record
+    must be what the streaming parser would find there: a version line and header
+    within :data:`_HEADER_LIMIT`, a Content-Length, and the block followed by CRLF
+    CRLF where the member ends. Anything else is left to the streaming parser.
+    """
+    if not data.startswith(_VERSION):
+        return None
+    header_end = data.find(b"\r\n\r\n", 0, _HEADER_LIMIT + 4)
+    if header_end == -1:
+        return None
+    header = data[:header_end]
+    if _VERSION_LINE.match(header) is None:
+        return None
+    fields = _warc_fields(header)
+    length_field = fields.get("content-length", "")
+    if not _digits(length_field):
+        return None
+    length = int(length_field)
+    block_start = header_end + 4
+    block_end = block_start + length
+    if len(data) != block_end + len(_TRAILER) or not data.endswith(_TRAILER):
+        return None
+    record = Record(
+        position=start,
+        length=end - start,
+        type=fields.get("warc-type", "unknown"),
+        record_id=fields.get("warc-record-id"),
+        uri=fields.get("warc-target-uri"),
+        date=fields.get("warc-date"),
+        content_length=length,
+    )
+    if heads:
+        record.head = data[block_start : block_start + min(length, HEAD_BYTES)]
+        if keep is None or keep(record.type, record.head):
+            if length <= limit:
+                record.block = data[block_start:block_end]
+            else:
+                record.too_large = True
+    return record
 
 
 def _ends_well(stream: _Stream) -> int | None:
@@ -521,11 +632,23 @@ def _parse(
     limit: int,
 ) -> Iterator[Record | str]:
     in_junk = False  # inside a stretch already reported
+    members = stream if isinstance(stream, _GzipStream) else None
     while True:
         record: Record | None = None
         try:
             stream.mark()
             stream.prune()
+            # The common case first: a gzip member that holds exactly one record.
+            if members is not None and (whole := members.member()) is not None:
+                record = _whole_record(*whole, heads, keep, limit)
+                if record is None:
+                    members.push(*whole)  # not one well-formed record: read it as a stream
+                else:
+                    if stop is not None and record.position >= stop:
+                        return
+                    in_junk = False
+                    yield record
+                    continue
             if not stream.need(len(_VERSION)):
                 if stream.end > stream.at and not in_junk:
                     yield "broken archive (bytes that are no WARC record)"
@@ -539,7 +662,7 @@ def _parse(
                 header_end = None
             fields = {} if header_end is None else _warc_fields(header)
             length_field = fields.get("content-length", "")
-            if header_end is None or not length_field.isdigit():
+            if header_end is None or not _digits(length_field):
                 if header_end is None and stream.ended and stream.peek(5) == b"WARC/":
                     yield "broken archive (the file ends inside a WARC header)"
                     return
