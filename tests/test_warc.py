@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from browser_decode.warc import _archive as _warc
 from browser_decode.warc import _cli as _warc_cli
@@ -574,3 +576,31 @@ def test_callable_detector_in_the_python_api(tmp_path: Path, jobs: int) -> None:
     assert summary.detectors == Counter({name: len(UNDECLARED)})
     with pytest.raises(ValueError, match="unknown detector"):
         next(_warc_run.run([str(archive)], detector="chardet"))
+
+
+_VALUES = (
+    st.text()
+    | st.text(st.characters(max_codepoint=0x3F))  # control characters, quotes, backslashes
+    | st.integers()
+    | st.floats()
+    | st.floats(0, 1).map(lambda x: round(x, 3))
+    | st.booleans()
+    | st.none()
+)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.dictionaries(st.text(max_size=8), _VALUES, max_size=6))
+def test_orjson_lines_are_the_standard_librarys(page: dict[str, object]) -> None:
+    """With orjson (the [warc] extra) the JSON lines are byte for byte the standard library's."""
+    assert _warc_run._ORJSON is not None  # installed by [warc], so the test compares both
+    try:
+        reference = (_warc_run._JSON.encode(page) + "\n").encode()
+    except UnicodeEncodeError:
+        reference = (_warc_run._JSON_ASCII.encode(page) + "\n").encode()
+    assert _warc_run.to_json_line(page) == reference
+    if _warc_run._same_with_orjson(page):
+        try:
+            assert _warc_run._ORJSON[0](page) == reference
+        except _warc_run._ORJSON[1]:
+            pass  # refused (a lone surrogate, a big int): to_json_line used the reference

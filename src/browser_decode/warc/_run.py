@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import importlib
 import itertools
 import json
 import multiprocessing
@@ -38,8 +39,58 @@ _JSON: Final = json.JSONEncoder(ensure_ascii=False, check_circular=False, separa
 _JSON_ASCII: Final = json.JSONEncoder(check_circular=False, separators=(",", ":"))
 
 
+def _orjson() -> tuple[Callable[[dict[str, Any]], bytes], type[Exception]] | None:
+    """orjson's ``dumps`` (one line, UTF-8) and its error, if installed (the ``[warc]`` extra).
+
+    It writes the same bytes as the standard library's encoder above for the values
+    :func:`_same_with_orjson` admits, about twice as fast (it escapes and encodes to
+    UTF-8 in one pass).
+    """
+    try:
+        module = importlib.import_module("orjson")
+    except ImportError:
+        return None
+    option = module.OPT_APPEND_NEWLINE
+
+    def dumps(page: dict[str, Any]) -> bytes:
+        result: bytes = module.dumps(page, option=option)
+        return result
+
+    return dumps, module.JSONEncodeError
+
+
+_ORJSON: Final = _orjson()
+_PLAIN: Final = frozenset({str, int, bool, type(None)})
+
+
+def _same_with_orjson(page: dict[str, Any]) -> bool:
+    """Whether orjson writes *page* byte for byte as the standard library does.
+
+    Strings (orjson refuses lone surrogates: then the standard library escapes them),
+    ints (orjson refuses more than 64 bits), booleans, ``None``, and floats written
+    without an exponent (Python writes ``1e-05``, orjson ``1e-5``; NaN fails here too).
+    """
+    for key, value in page.items():
+        kind = type(value)
+        if kind is float:
+            if not (value == 0.0 or 1e-4 <= abs(value) < 1e16):
+                return False
+        elif kind not in _PLAIN or type(key) is not str:
+            return False
+    return True
+
+
 def to_json_line(page: dict[str, Any]) -> bytes:
-    """One JSON Lines record (UTF-8; lone surrogates, if any, are escaped)."""
+    """One JSON Lines record (UTF-8; lone surrogates, if any, are escaped).
+
+    The same bytes with or without orjson (the ``[warc]`` extra), which only makes it faster.
+    """
+    if _ORJSON is not None and _same_with_orjson(page):
+        dumps, error = _ORJSON
+        try:
+            return dumps(page)
+        except error:  # a lone surrogate, an int over 64 bits
+            pass
     try:
         return (_JSON.encode(page) + "\n").encode()
     except UnicodeEncodeError:
