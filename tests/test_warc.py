@@ -335,13 +335,22 @@ def test_cli_content_choices(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert list(read_jsonl(out)[0]) == list(_warc.FIELDS)
 
 
-def test_cli_parquet(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_parquet(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     parquet = pytest.importorskip("pyarrow.parquet")
-    archive = build(tmp_path / "a.warc.gz", CASES, gz=True)
+    archive = build(tmp_path / "a.warc.gz", CASES * 40, gz=True)
     jsonl, out = tmp_path / "pages.jsonl", tmp_path / "pages.parquet"
+    one = tmp_path / "one.parquet"
     assert run_cli(capsys, archive, "--out", jsonl, "--jobs", "1")[0] == 0
-    assert run_cli(capsys, archive, "--out", out, "--jobs", "2", "--chunk-size", "600")[0] == 0
-    assert parquet.read_table(out).to_pylist() == read_jsonl(jsonl)
+    monkeypatch.setattr(_warc_cli._ParquetSink, "BATCH", 70)  # row groups across part files
+    assert run_cli(capsys, archive, "--out", one, "--jobs", "1")[0] == 0
+    assert parquet.ParquetFile(one).metadata.num_row_groups > 3
+    for block in (16 << 20, 200):  # parts parsed by Arrow; lines over a block: by json.loads
+        monkeypatch.setattr(_warc_cli._ParquetSink, "BLOCK", block)
+        assert run_cli(capsys, archive, "--out", out, "--jobs", "2", "--chunk-size", "6000")[0] == 0
+        assert parquet.read_table(out).to_pylist() == read_jsonl(jsonl)
+        assert out.read_bytes() == one.read_bytes()  # the same file for every --jobs
 
 
 def test_all_cores_output_is_identical(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
