@@ -542,16 +542,19 @@ def _read_all(path: Path) -> tuple[list[object], list[dict[str, object]], _warc.
         st.tuples(st.integers(0, 1 << 16), st.integers(0, 40), st.binary(max_size=12)), max_size=6
     ),
     shifts=st.lists(st.integers(-300, 300), max_size=4),
+    step=st.sampled_from([1 << 20, 1 << 20, 300]),
 )
 def test_fuzz_whole_member_reads_as_the_stream(
     tmp_path_factory: pytest.TempPathFactory,
     compressed: bool,
     edits: list[tuple[int, int, bytes]],
     shifts: list[int],
+    step: int,
 ) -> None:
     """The fast path (a gzip member holding one record, inflated whole) gives exactly what
     the streaming parser gives, on mutated gzip bytes and on mutated records cut into
-    members anywhere (a member holding part of a record, two records, junk)."""
+    members anywhere (a member holding part of a record, two records, junk), also when
+    members inflate to more than one step (the stream goes on where the fast path stopped)."""
     plain = bytearray(_ARCHIVE)
     if compressed:
         data = bytearray(_ARCHIVE_GZ)
@@ -568,7 +571,8 @@ def test_fuzz_whole_member_reads_as_the_stream(
             data[position : position + cut] = insert
     path = tmp_path_factory.mktemp("whole") / "f.warc.gz"
     path.write_bytes(bytes(data))
-    fast = _read_all(path)
     with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_warc, "_INFLATE_STEP", step)  # 300: members bigger than a step
+        fast = _read_all(path)
         patch.setattr(_warc._GzipStream, "member", lambda self: None)
         assert _read_all(path) == fast

@@ -344,7 +344,8 @@ class _GzipStream(_Stream):
         The fast path for archives of one member per record: only at a member
         boundary with nothing buffered, and only for a member that inflates without
         error to at most :data:`_INFLATE_STEP` bytes. Otherwise ``None``, and the
-        stream reads on as if this had not been called (the input read is kept).
+        stream reads on as if it had read what this read (a bigger member goes on
+        from where this stopped; a corrupt one is read again).
         """
         if self.decompressor is not None or self.at != self.end or self.ended:
             return None
@@ -366,10 +367,15 @@ class _GzipStream(_Stream):
                 feed += more
                 out += decompressor.decompress(more, _INFLATE_STEP - len(out))
         except _INFLATE_ERRORS:
-            self.feed = feed
+            self.feed = feed  # read it again as a stream, which says where it breaks
             return None
         if not decompressor.eof:
-            self.feed = feed
+            # A bigger member (or the file ends inside it): the stream goes on from here,
+            # with what was inflated buffered, as if it had read it.
+            self.decompressor = decompressor
+            self.units.append([self.end, start, -1])
+            self.buf += out
+            self.feed = decompressor.unconsumed_tail
             return None
         self.feed = decompressor.unused_data
         return out, start, self.fed_end - len(self.feed)
