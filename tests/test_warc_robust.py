@@ -576,3 +576,18 @@ def test_fuzz_whole_member_reads_as_the_stream(
         fast = _read_all(path)
         patch.setattr(_warc._GzipStream, "member", lambda self: None)
         assert _read_all(path) == fast
+
+
+@pytest.mark.parametrize("gz", [False, True], ids=["plain", "gzip"])
+def test_content_length_of_non_ascii_digits_is_no_length(tmp_path: Path, gz: bool) -> None:
+    """ "Content-Length = 1*DIGIT": "1²" (which str.isdigit accepts and int() refuses) and
+    "٣" (an Arabic-Indic three) make the header no record, never a crash."""
+    good = records(PAGE_CASES[:1])
+    odd = [
+        b"WARC/1.1\r\nWARC-Type: response\r\nContent-Length: " + length + b"\r\n\r\nx\r\n\r\n"
+        for length in ("1²".encode(), "٣".encode())
+    ]
+    pages, summary = read(write(tmp_path / "a.warc", [odd[0], *good, odd[1], *good], gz))
+    check_pages(pages, PAGE_CASES[:1] * 2)
+    assert summary.records == 2
+    assert sum(summary.skipped.values()) == 2
