@@ -252,7 +252,14 @@ class _ParquetSink(_FileSink):
         self.columns: dict[str, list[Any]] = {name: [] for name in self.names}
         self.pending: list[Any] = []
         self.count = self.size = 0
-        self.writer = pq.ParquetWriter(self.target, self.schema)
+        # Dictionary encoding suits the short repeated columns (encoding, source, ...); the
+        # pages themselves are all different: hashing them for a dictionary that is then
+        # given up costs about a sixth of the writing.
+        self.writer = pq.ParquetWriter(
+            self.target,
+            self.schema,
+            use_dictionary=[name for name in self.names if name != content],
+        )
 
     def add(self, page: dict[str, Any]) -> None:
         for name, column in self.columns.items():
