@@ -210,6 +210,20 @@ def test_codec_character_from_agreeing_and_differing_sequences(
     assert fast(name)(data) == MODULES[name].reference_decode(data)
 
 
+@pytest.mark.parametrize("name", sorted(set(MODULES) - {"GBK", "ISO-2022-JP"}))
+def test_token_table_from_index_slices_equals_the_pair_by_pair_table(name: str) -> None:
+    """TokenDecoder.by_value is built from slices of the indexes (index_row); the table
+    built pair by pair through the spec's pointer formulas (build) must give the same
+    output for every token of one and two bytes, and nothing else."""
+    tokens = MODULES[name].TOKENS
+    want: list[str | None] = [None] * 0x10001
+    for token, text in tokens.table.items():
+        want[int.from_bytes(token, "big")] = text
+    got = tokens.values()
+    assert len(got) == len(want)
+    assert [(hex(at), got[at], text) for at, text in enumerate(want) if got[at] != text] == []
+
+
 def test_reference_decoder_restores_bytes() -> None:
     """The I/O queue's restore puts bytes back in front, in order."""
     queue = _multibyte.IOQueue(b"c")

@@ -177,12 +177,56 @@ def leading_byte_handler(code_points: PointerLookup) -> Handler:
 
 def leading_byte_table(code_points: PointerLookup) -> Iterator[tuple[bytes, str]]:
     """The tokens of a :func:`leading_byte_handler` decoder: each leading byte alone (at
-    the end of input) and with every next byte."""
+    the end of input) and with every next byte (the reference for :func:`token_values`)."""
     for lead in range(0x81, 0xFF):
         yield bytes([lead]), _REPLACEMENT
         for byte in range(256):
             found = code_points(lead, byte)
             yield bytes([lead, byte]), replacement_then(byte) if found is None else found
+
+
+#: What a leading byte followed by each byte outputs where their pointer has no code point.
+_RESTORING: Final = [replacement_then(byte) for byte in range(256)]
+_NO_CODE_POINT: Final = "\ufffe"  # (the generated indexes' null, _indexes.NO_CODE_POINT)
+#: The value of every token longer than two bytes in :attr:`TokenDecoder.by_value`.
+_LONG: Final = 0x10000
+
+
+def index_row(*segments: tuple[int, str]) -> list[str | None]:
+    """What a leading byte followed by each of the 256 bytes outputs, given *segments*
+    (first trailing byte, the code points of it and the next trailing bytes, U+FFFE where
+    the pointer has none, as sliced from an index): the segment's code point where there
+    is one, else an error, with the trailing byte restored if it is ASCII (the same as
+    :func:`replacement_then`). Slices and list assignments: no Python call per pair."""
+    row: list[str | None] = list(_RESTORING)
+    parts: list[tuple[int, str]] = []
+    for lo, chars in segments:
+        if lo < 0x80 < lo + len(chars):  # the ASCII part restores its byte, the rest not
+            parts += [(lo, chars[: 0x80 - lo]), (0x80, chars[0x80 - lo :])]
+        else:
+            parts.append((lo, chars))
+    for lo, chars in parts:
+        if lo >= 0x80:
+            row[lo : lo + len(chars)] = chars.replace(_NO_CODE_POINT, _REPLACEMENT)
+            continue
+        row[lo : lo + len(chars)] = chars
+        at = chars.find(_NO_CODE_POINT)
+        while at >= 0:
+            row[lo + at] = _RESTORING[lo + at]
+            at = chars.find(_NO_CODE_POINT, at + 1)
+    return row
+
+
+def token_values(leads: Iterable[int], row: Callable[[int], list[str | None]]) -> list[str | None]:
+    """:attr:`TokenDecoder.by_value` for a decoder whose tokens of one and two bytes are
+    each leading byte alone (at the end of input: an error) and with every next byte
+    (*row*: the 256 outputs of a leading byte and each next byte, None where that is not
+    a token)."""
+    values: list[str | None] = [None] * (_LONG + 1)
+    for lead in leads:
+        values[lead] = _REPLACEMENT
+        values[lead << 8 : (lead + 1) << 8] = row(lead)
+    return values
 
 
 def _no_compute(token: bytes) -> str:
@@ -200,16 +244,21 @@ _SEPARATOR: Final = "\uffff"
 class TokenDecoder:
     """An exact decoder: tokens that begin with a leading byte are found by *multi* (a
     pattern with one group, which takes every leading byte, so the bytes between matches
-    are one-byte tokens), decoded by the lazily built *build* table (or *compute* for the
-    few long ones left out of it); the runs of one-byte tokens are decoded by
+    are one-byte tokens), decoded by the lazily built table :attr:`by_value` (or *compute*
+    for the few long ones left out of it); the runs of one-byte tokens are decoded by
     ``codecs.charmap_decode`` with the 256-character *singles* table, all runs at once,
     joined by *separator* (a leading byte, which therefore never occurs inside a run).
+
+    *values* builds :attr:`by_value` from slices of the indexes (see :func:`index_row`);
+    *build* yields the same tokens pair by pair through the spec's pointer formulas, the
+    reference the test-suite checks it against (:attr:`table`).
     """
 
     multi: re.Pattern[bytes]
     singles: str
     separator: int
     build: Callable[[], Iterable[tuple[bytes, str]]]
+    values: Callable[[], list[str | None]]
     compute: Callable[[bytes], str] = _no_compute
     resync: re.Pattern[bytes] | None = None
     #: the token whose output is the character U+FFFD, not an error (gb18030's
@@ -217,7 +266,6 @@ class TokenDecoder:
     legit: bytes = b""
     _table: dict[bytes, str] | None = field(default=None, repr=False)
     _by_value: list[str | None] | None = field(default=None, repr=False)
-    _by_int: dict[int, str] | None = field(default=None, repr=False)
     _charmap: str = field(default="", repr=False)
 
     def __post_init__(self) -> None:
@@ -229,27 +277,27 @@ class TokenDecoder:
 
     @property
     def table(self) -> dict[bytes, str]:
+        """The tokens of one and two bytes -> output, pair by pair from :attr:`build`
+        (slow: the reference for :attr:`by_value`)."""
         if self._table is None:
             self._table = dict(self.build())
         return self._table
 
     @property
     def by_value(self) -> list[str | None]:
-        """The table's tokens of one and two bytes, indexed by their big-endian value."""
+        """The outputs of the tokens of one and two bytes, indexed by their big-endian
+        value; None at every other value, and at index 0x10000, where every longer token
+        is looked up (then computed)."""
         if self._by_value is None:
-            by_value: list[str | None] = [None] * 0x10000
-            for token, text in self.table.items():
-                if len(token) <= 2:
-                    by_value[_from_bytes(token, "big")] = text
+            by_value = self.values()
+            assert len(by_value) == _LONG + 1 and by_value[_LONG] is None
             self._by_value = by_value
         return self._by_value
 
-    @property
-    def by_int(self) -> dict[int, str]:
-        """The table keyed by the tokens' big-endian values."""
-        if self._by_int is None:
-            self._by_int = {_from_bytes(token, "big"): text for token, text in self.table.items()}
-        return self._by_int
+    def lookup(self, token: bytes) -> str:
+        """The output of *token* (a match of :attr:`multi`)."""
+        text = self.by_value[_from_bytes(token, _BIG) if len(token) <= 2 else _LONG]
+        return self.compute(token) if text is None else text
 
     def decode_short(self, data: bytes) -> str:
         """Decode a few bytes, token by token (for building and checking tables)."""
@@ -261,7 +309,7 @@ class TokenDecoder:
                 out.append(self.singles[data[pos]])
                 pos += 1
             else:
-                out.append(self.table.get(match[0]) or self.compute(match[0]))
+                out.append(self.lookup(match[0]))
                 pos = match.end()
         return "".join(out)
 
@@ -276,15 +324,15 @@ class TokenDecoder:
             bytes([self.separator]).join(parts[0::2]), "strict", self._charmap
         )[0].split(_SEPARATOR)
         tokens = parts[1::2]
-        # Look the tokens up by their value as big-endian integers, in a list (or, where
-        # some tokens are longer than two bytes and computed, a dict): much faster than
-        # hashing and comparing bytes keys.
+        # Look the tokens up by their value as big-endian integers, in a list (where some
+        # tokens are longer than two bytes and computed, their values become _LONG): much
+        # faster than hashing and comparing bytes keys.
         keys = map(_from_bytes, tokens, repeat(_BIG))
         found: list[str | None]
         if self.compute is _no_compute:
             found = list(map(self.by_value.__getitem__, keys))
         else:
-            found = list(map(self.by_int.get, keys))
+            found = list(map(self.by_value.__getitem__, map(min, keys, repeat(_LONG))))
             if None in found:  # the few long tokens: computed one by one
                 compute = self.compute
                 at = found.index(None)
@@ -320,12 +368,11 @@ class TokenDecoder:
 
     def _iter_matches(self, data: bytes, start: int, end: int) -> Iterator[str]:
         # No resynchronisation byte in reach: walk the matches (bounded memory, slower).
-        table = self.table
+        lookup = self.lookup
         for match in self.multi.finditer(data, start, end):
             if match.start() > start:
                 yield codecs.charmap_decode(data[start : match.start()], "strict", self.singles)[0]
-            token = match[0]
-            yield table.get(token) or self.compute(token)
+            yield lookup(match[0])
             start = match.end()
         if start < end:
             yield codecs.charmap_decode(data[start:end], "strict", self.singles)[0]
@@ -349,15 +396,19 @@ class TokenDecoder:
         return text, self.errors_in(text, data, 0, len(data))
 
 
-def leading_byte_tokens(code_points: PointerLookup, resync: bytes) -> TokenDecoder:
+def leading_byte_tokens(
+    code_points: PointerLookup, row: Callable[[int], list[str | None]], resync: bytes
+) -> TokenDecoder:
     """The exact token decoder of a :func:`leading_byte_handler` decoder: every leading
-    byte takes the next byte with it; *resync* matches the bytes that are never a
-    trailing byte."""
+    byte takes the next byte with it (*row*: the outputs of a leading byte and each next
+    byte, from index slices; *code_points*: the same pair by pair, the reference);
+    *resync* matches the bytes that are never a trailing byte."""
     return TokenDecoder(
         multi=re.compile(rb"([\x81-\xfe][\x00-\xff]?)"),
         singles="".join(chr(b) if b < 0x80 else _REPLACEMENT for b in range(256)),
         separator=0x81,
         build=lambda: leading_byte_table(code_points),
+        values=lambda: token_values(range(0x81, 0xFF), row),
         resync=re.compile(resync),
     )
 
@@ -687,7 +738,7 @@ class FastDecoder:
         tokens = self.tokens
         match = tokens.multi.match
         singles = tokens.singles
-        table = tokens.table
+        by_value = tokens.by_value
         compute = tokens.compute
         search = self._resync.search
         legit = tokens.legit
@@ -715,7 +766,8 @@ class FastDecoder:
                     state.replaced += 1
                 return text, bad + 1
             bytes_ = token[0]
-            text = table.get(bytes_) or compute(bytes_)
+            known = by_value[_from_bytes(bytes_, _BIG) if len(bytes_) <= 2 else _LONG]
+            text = compute(bytes_) if known is None else known
             if text[0] == _REPLACEMENT and bytes_ != legit:
                 state.replaced += 1
             return text, token.end()
