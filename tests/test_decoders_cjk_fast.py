@@ -22,6 +22,7 @@ from browser_decode._decoders import (
     _euc_kr,
     _gb18030,
     _iso_2022_jp,
+    _measured,
     _multibyte,
     _shift_jis,
 )
@@ -222,6 +223,43 @@ def test_token_table_from_index_slices_equals_the_pair_by_pair_table(name: str) 
     got = tokens.values()
     assert len(got) == len(want)
     assert [(hex(at), got[at], text) for at, text in enumerate(want) if got[at] != text] == []
+
+
+@pytest.mark.parametrize(
+    "name", sorted(FAST_DECODERS := {"gb18030", "Big5", "EUC-JP", "Shift_JIS", "EUC-KR"})
+)
+def test_token_table_rows_built_on_first_use(name: str) -> None:
+    """A fresh decoder builds the rows of its token table one by one, as sparse errors
+    need them (the handler's single tokens), then all at once for a stretch of dense
+    errors: the output is the standard's at every stage."""
+    module = MODULES[name]
+    shared = module.FAST_GBK if name == "gb18030" else module.FAST
+    old = shared.tokens
+    tokens = _multibyte.TokenDecoder(
+        old.multi, old.singles, old.separator, old.build, old.leads, old.row, old.compute,
+        old.resync, old.legit,
+    )  # fmt: skip
+    decoder = _multibyte.FastDecoder(
+        shared.codec,
+        tokens,
+        max_length=shared._max_length,
+        patch_all=shared._patch_all,
+        stopped=shared._stopped,
+        errors=f"test.rows.{shared.codec}",
+    )
+    rng = random.Random(f"rows-{name}")
+    text = valid_text(name, rng, 3000)
+    errors = [b"\xff ", b"\xa1 ", b"\x81 ", b"\xe0 ", b"\xc8 "]  # (a boundary after each)
+    kana = ["".join(chr(rng.randrange(0x3041, 0x3094)) for _ in range(100)) for _ in range(8)]
+    codec = CODECS.get(name, "gbk")  # (kana: two bytes in all five, no JIS X 0212)
+    sparse = b"".join(f"<p>{kana[at]}</p>".encode(codec) + errors[at % 5] for at in range(8))
+    assert decoder(sparse) == module.reference_decode(sparse)
+    built = sum(tokens.by_value[(lead << 8) | 0x20] is not None for lead in tokens.leads)
+    assert 0 < built < len(tokens.leads) and not tokens._complete
+    dense = text[:2000] + random_bytes(rng, 3000) + text
+    assert decoder(dense) == module.reference_decode(dense)
+    assert tokens._complete
+    assert tokens.by_value == tokens.values()
 
 
 def test_reference_decoder_restores_bytes() -> None:
@@ -593,3 +631,82 @@ def test_stop_byte_is_never_part_of_a_codec_sequence(name: str) -> None:
         for data in (bytes([stop]), bytes([lead, stop]), bytes([0x8F, lead, stop])):
             with pytest.raises(UnicodeDecodeError):
                 decode(data)
+
+
+# -- recorded codec measurements (_measured.py, tools/gen_tables.py) ----------------------------
+
+
+@pytest.mark.parametrize("name", sorted(FAST_DECODERS))
+def test_recorded_fixes_are_what_the_comparison_finds(name: str) -> None:
+    """Where this Python's codec has a recorded fingerprint, the record is exactly what the
+    exhaustive comparison finds now (tools/gen_tables.py --check also fails where it has
+    none); and the fingerprint is the one the comparison's layout gives."""
+    decoder = FAST_DECODERS[name]
+    measured = decoder.measure()
+    fingerprint = _multibyte.codec_fingerprint(decoder.codec, measured.layout)
+    key = decoder.key
+    recorded = _multibyte.recorded_fixes(
+        decoder.codec, decoder._max_length, decoder._patch_all, decoder._stopped
+    )
+    records = _measured.MEASURED.get(key, ())
+    if recorded is None:
+        assert all(record[0] != fingerprint for record in records)
+    else:
+        assert recorded == measured
+        assert any(record[0] == fingerprint for record in records)
+    assert decoder.fixes == measured
+
+
+def test_recorded_iso_2022_jp_fixes_are_what_the_comparison_finds() -> None:
+    found = _iso_2022_jp.fingerprint()
+    records = [record for record in _measured.ISO_2022_JP if record[0] == found]
+    replace, suspects = _iso_2022_jp.measure()
+    assert all((record[1], frozenset(record[2])) == (replace, suspects) for record in records)
+    fixes, got = _iso_2022_jp._codec_fixes()
+    assert (fixes.replace, got) == (replace, suspects)
+
+
+def _wrapped_codec(name: str, base: str, change: Callable[[str], str]) -> None:
+    """Register codec *name*: *base*'s decoder with *change* applied to its text."""
+    info = codecs.lookup(base)
+
+    def decode(data: bytes, errors: str = "strict") -> tuple[str, int]:
+        text, consumed = info.decode(data, errors)
+        return change(text), consumed
+
+    def search(looked_up: str) -> codecs.CodecInfo | None:
+        if looked_up != name:
+            return None
+        return codecs.CodecInfo(
+            info.encode, decode, incrementaldecoder=info.incrementaldecoder, name=name
+        )
+
+    codecs.register(search)
+
+
+def test_a_codec_that_decodes_otherwise_does_not_take_the_record(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The fingerprint tells a codec that decodes one character otherwise (here euc_jp
+    with U+301C turned into U+3012) from the one measured: the record filed for it is not
+    taken, and the comparison, run instead, finds the new difference. The same codec,
+    unchanged, takes the record."""
+    _wrapped_codec("test_same_euc_jp", "euc_jp", lambda text: text)
+    _wrapped_codec("test_other_euc_jp", "euc_jp", lambda text: text.replace("\u301c", "\u3012"))
+    record = _measured.MEASURED[_euc_jp.FAST.key][0]
+    layout = record[6]
+    assert _multibyte.codec_fingerprint("euc_jp", layout) == record[0]
+    assert _multibyte.codec_fingerprint("test_same_euc_jp", layout) == record[0]
+    assert _multibyte.codec_fingerprint("test_other_euc_jp", layout) != record[0]
+    for codec in ("test_same_euc_jp", "test_other_euc_jp"):
+        key = _multibyte.measurement_key(codec, 2, False, b"\x8f")
+        monkeypatch.setitem(_measured.MEASURED, key, (record,))
+    same = _multibyte.recorded_fixes("test_same_euc_jp", 2, False, b"\x8f")
+    assert same == _euc_jp.FAST.fixes
+    assert _multibyte.recorded_fixes("test_other_euc_jp", 2, False, b"\x8f") is None
+    other = _multibyte.FastDecoder(
+        "test_other_euc_jp", _euc_jp.TOKENS, stopped=b"\x8f", errors="test.other_euc_jp"
+    )
+    assert "\u3012" in other.fixes.replace or b"\xa1\xc1" in other.fixes.patch
+    data = b"\xa1\xc1 a \xa1\xc1"  # (euc_jp: U+301C; the standard: U+FF5E)
+    assert other(data) == _euc_jp.reference_decode(data) == _euc_jp.FAST(data)

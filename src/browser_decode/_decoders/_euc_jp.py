@@ -24,7 +24,6 @@ from ._multibyte import (
     index_row,
     replacement_then,
     run_handler,
-    token_values,
 )
 
 
@@ -140,13 +139,16 @@ TOKENS: Final = TokenDecoder(
     singles="".join(chr(b) if b < 0x80 else "\ufffd" for b in range(256)),
     separator=0xA1,
     build=_table,
-    values=lambda: token_values((0x8E, 0x8F, *range(0xA1, 0xFF)), _row),
+    leads=(0x8E, 0x8F, *range(0xA1, 0xFF)),
+    row=_row,
     compute=_three_bytes,
     resync=re.compile(rb"[\x00-\x7f]"),
 )
 
 
-FAST: Final = FastDecoder("euc_jp", TOKENS, max_length=3)
+# The codec is made to stop at every 0x8F (rare in text: JIS X 0212), so that its three-byte
+# sequences need no comparison; the token decoder decodes them.
+FAST: Final = FastDecoder("euc_jp", TOKENS, stopped=b"\x8f")
 
 DECODERS: Final[dict[str, Callable[[bytes], str]]] = {"EUC-JP": FAST}
 COUNTING: Final[dict[str, Callable[[bytes], tuple[str, int]]]] = {"EUC-JP": FAST.decode_counting}

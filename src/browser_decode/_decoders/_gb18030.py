@@ -27,7 +27,6 @@ from ._multibyte import (
     index_row,
     replacement_then,
     run_handler,
-    token_values,
 )
 
 _RANGE_POINTERS: Final = [pointer for pointer, _ in GB18030_RANGES]
@@ -198,7 +197,8 @@ TOKENS: Final = TokenDecoder(
     singles=_SINGLES,
     separator=0x81,
     build=_table,
-    values=lambda: token_values(range(0x81, 0xFF), _row),
+    leads=range(0x81, 0xFF),
+    row=_row,
     compute=_long_token,
     resync=re.compile(rb"[\x00-\x2f]"),
     # pointer 39394 in index gb18030 ranges: U+FFFD itself, not an error

@@ -42,8 +42,8 @@ from __future__ import annotations
 import codecs
 import re
 import threading
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+import zlib
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import repeat
 from typing import Final, Literal, TypeAlias
 
@@ -190,6 +190,8 @@ _RESTORING: Final = [replacement_then(byte) for byte in range(256)]
 _NO_CODE_POINT: Final = "\ufffe"  # (the generated indexes' null, _indexes.NO_CODE_POINT)
 #: The value of every token longer than two bytes in :attr:`TokenDecoder.by_value`.
 _LONG: Final = 0x10000
+#: How many outputs of long tokens a :class:`TokenDecoder` remembers.
+_COMPUTED: Final = 1 << 16
 
 
 def index_row(*segments: tuple[int, str]) -> list[str | None]:
@@ -240,7 +242,6 @@ _BIG: Final[Literal["big"]] = "big"
 _SEPARATOR: Final = "\uffff"
 
 
-@dataclass
 class TokenDecoder:
     """An exact decoder: tokens that begin with a leading byte are found by *multi* (a
     pattern with one group, which takes every leading byte, so the bytes between matches
@@ -249,31 +250,46 @@ class TokenDecoder:
     ``codecs.charmap_decode`` with the 256-character *singles* table, all runs at once,
     joined by *separator* (a leading byte, which therefore never occurs inside a run).
 
-    *values* builds :attr:`by_value` from slices of the indexes (see :func:`index_row`);
-    *build* yields the same tokens pair by pair through the spec's pointer formulas, the
-    reference the test-suite checks it against (:attr:`table`).
+    *row* gives the outputs of a leading byte (one of *leads*) and each next byte, from
+    slices of the indexes (see :func:`index_row`), for :attr:`by_value`; *build* yields
+    the same tokens pair by pair through the spec's pointer formulas, the reference the
+    test-suite checks it against (:attr:`table`). *legit*: the token whose
+    output is the character U+FFFD, not an error (gb18030's 84 31 A4 37; no other index
+    holds U+FFFD). (A plain class: a dataclass costs a fraction of a millisecond to create,
+    on the first use of a multi-byte decoder.)
     """
 
-    multi: re.Pattern[bytes]
-    singles: str
-    separator: int
-    build: Callable[[], Iterable[tuple[bytes, str]]]
-    values: Callable[[], list[str | None]]
-    compute: Callable[[bytes], str] = _no_compute
-    resync: re.Pattern[bytes] | None = None
-    #: the token whose output is the character U+FFFD, not an error (gb18030's
-    #: 84 31 A4 37; no other index holds U+FFFD)
-    legit: bytes = b""
-    _table: dict[bytes, str] | None = field(default=None, repr=False)
-    _by_value: list[str | None] | None = field(default=None, repr=False)
-    _charmap: str = field(default="", repr=False)
-
-    def __post_init__(self) -> None:
-        assert len(self.singles) == 256 and _SEPARATOR not in self.singles
-        assert self.multi.match(bytes([self.separator, 0x20])), "separator must be a lead"
-        charmap = list(self.singles)
-        charmap[self.separator] = _SEPARATOR
+    def __init__(
+        self,
+        multi: re.Pattern[bytes],
+        singles: str,
+        separator: int,
+        build: Callable[[], Iterable[tuple[bytes, str]]],
+        leads: Iterable[int],
+        row: Callable[[int], list[str | None]],
+        compute: Callable[[bytes], str] = _no_compute,
+        resync: re.Pattern[bytes] | None = None,
+        legit: bytes = b"",
+    ) -> None:
+        assert len(singles) == 256 and _SEPARATOR not in singles
+        assert multi.match(bytes([separator, 0x20])), "separator must be a lead"
+        self.multi = multi
+        self.singles = singles
+        self.separator = separator
+        self.build = build
+        self.leads = tuple(leads)
+        self.row = row
+        self.compute = compute
+        self.resync = resync
+        self.legit = legit
+        self._table: dict[bytes, str] | None = None
+        self._by_value: list[str | None] | None = None
+        self._complete = False  # (whether every row of by_value is there)
+        charmap = list(singles)
+        charmap[separator] = _SEPARATOR
         self._charmap = "".join(charmap)
+        #: what *compute* gave, per token (at most _COMPUTED of them)
+        self._computed: dict[bytes, str] = {}
 
     @property
     def table(self) -> dict[bytes, str]:
@@ -283,21 +299,62 @@ class TokenDecoder:
             self._table = dict(self.build())
         return self._table
 
+    def values(self) -> list[str | None]:
+        """All of :attr:`by_value` (built at once; for tests)."""
+        return token_values(self.leads, self.row)
+
     @property
     def by_value(self) -> list[str | None]:
         """The outputs of the tokens of one and two bytes, indexed by their big-endian
         value; None at every other value, and at index 0x10000, where every longer token
-        is looked up (then computed)."""
+        is looked up (then computed). Its rows (the tokens of a leading byte and the next
+        byte) are built when a lookup first finds None there (:meth:`missing`): the fast
+        path's codec decodes valid text, and only errors need them."""
         if self._by_value is None:
-            by_value = self.values()
-            assert len(by_value) == _LONG + 1 and by_value[_LONG] is None
+            by_value: list[str | None] = [None] * (_LONG + 1)
+            for lead in self.leads:
+                by_value[lead] = _REPLACEMENT  # a leading byte at the end of input
             self._by_value = by_value
         return self._by_value
+
+    def complete(self) -> list[str | None]:
+        """:attr:`by_value` with all its rows (1-2 ms: once the token decoder decodes
+        stretches of text, most rows are needed)."""
+        by_value = self.by_value
+        if not self._complete:
+            for lead in self.leads:
+                if by_value[(lead << 8) | 0x20] is None:  # (never None in a row built)
+                    by_value[lead << 8 : (lead + 1) << 8] = self.row(lead)
+            self._complete = True
+        return by_value
+
+    def missing(self, token: bytes) -> str:
+        """The output of a token for which :attr:`by_value` holds None: its row is
+        built, or it is computed."""
+        if len(token) == 2 and not self._complete:
+            by_value = self.by_value
+            base = token[0] << 8
+            if by_value[base | 0x20] is None:
+                by_value[base : base + 256] = self.row(token[0])
+            text = by_value[base | token[1]]
+            if text is not None:
+                return text
+        return self.computed(token)
 
     def lookup(self, token: bytes) -> str:
         """The output of *token* (a match of :attr:`multi`)."""
         text = self.by_value[_from_bytes(token, _BIG) if len(token) <= 2 else _LONG]
-        return self.compute(token) if text is None else text
+        return self.missing(token) if text is None else text
+
+    def computed(self, token: bytes) -> str:
+        """*compute* (token), remembered: texts repeat the same few long tokens (in
+        gb18030, the four-byte ones of the scripts other than Chinese)."""
+        text = self._computed.get(token)
+        if text is None:
+            text = self.compute(token)
+            if len(self._computed) < _COMPUTED:
+                self._computed[token] = text
+        return text
 
     def decode_short(self, data: bytes) -> str:
         """Decode a few bytes, token by token (for building and checking tables)."""
@@ -327,14 +384,15 @@ class TokenDecoder:
         # Look the tokens up by their value as big-endian integers, in a list (where some
         # tokens are longer than two bytes and computed, their values become _LONG): much
         # faster than hashing and comparing bytes keys.
+        by_value = self.by_value if self._complete else self.complete()
         keys = map(_from_bytes, tokens, repeat(_BIG))
         found: list[str | None]
         if self.compute is _no_compute:
-            found = list(map(self.by_value.__getitem__, keys))
+            found = list(map(by_value.__getitem__, keys))
         else:
-            found = list(map(self.by_value.__getitem__, map(min, keys, repeat(_LONG))))
-            if None in found:  # the few long tokens: computed one by one
-                compute = self.compute
+            found = list(map(by_value.__getitem__, map(min, keys, repeat(_LONG))))
+            if None in found:  # the long tokens: computed one by one
+                compute = self.computed
                 at = found.index(None)
                 while True:
                     found[at] = compute(tokens[at])
@@ -408,7 +466,8 @@ def leading_byte_tokens(
         singles="".join(chr(b) if b < 0x80 else _REPLACEMENT for b in range(256)),
         separator=0x81,
         build=lambda: leading_byte_table(code_points),
-        values=lambda: token_values(range(0x81, 0xFF), row),
+        leads=range(0x81, 0xFF),
+        row=row,
         resync=re.compile(resync),
     )
 
@@ -476,30 +535,50 @@ class SequenceFinder:
         return found
 
 
-@dataclass
 class Fixes:
-    """How the fast path corrects its C codec, as :func:`codec_differences` found it."""
+    """How the fast path corrects its C codec, as :func:`codec_differences` found it.
 
-    #: codec character -> the standard's output, for the characters that the codec produces
-    #: only from sequences that the standard decodes, context-free, to that output: they
-    #: are replaced in the codec's text.
-    replace: dict[str, str]
-    #: every sequence where the codec and the standard differ
-    sequences: tuple[bytes, ...] = ()
-    #: those of them whose characters are not replaced in the text: the fast path makes the
-    #: codec stop at each one, and its error handler decodes it (see :class:`FastDecoder`)
-    patch: tuple[bytes, ...] = ()
-    #: a byte that no sequence the codec accepts contains: written over the first byte of a
-    #: sequence of :attr:`patch`, it makes the codec stop there
-    stop: int | None = None
-    #: whether every sequence the codec accepts was compared (none is longer than the
-    #: comparison went), and none decodes to U+FFFD (errors are counted as the U+FFFD of
-    #: the handler and of the replacements)
-    complete: bool = True
-    _finder: SequenceFinder = field(init=False, repr=False)
+    *replace*: codec character -> the standard's output, for the characters that the codec
+    produces only from sequences that the standard decodes, context-free, to that output:
+    they are replaced in the codec's text. *sequences*: every sequence where the codec and
+    the standard differ. *patch*: those of them whose characters are not replaced in the
+    text: the fast path makes the codec stop at each one, and its error handler decodes it
+    (see :class:`FastDecoder`). *stop*: a byte that no sequence the codec accepts contains:
+    written over the first byte of a sequence of *patch*, it makes the codec stop there.
+    *complete*: whether every sequence the codec accepts was compared (none is longer than
+    the comparison went), and none decodes to U+FFFD (errors are counted as the U+FFFD of
+    the handler and of the replacements). *layout*: the sequences that each round of the
+    comparison after the first extended by every byte (those the codec found incomplete in
+    the round before), concatenated per round.
+    """
 
-    def __post_init__(self) -> None:
-        self._finder = SequenceFinder(self.patch)
+    def __init__(
+        self,
+        replace: dict[str, str],
+        sequences: tuple[bytes, ...] = (),
+        patch: tuple[bytes, ...] = (),
+        stop: int | None = None,
+        complete: bool = True,
+        layout: tuple[bytes, ...] = (),
+    ) -> None:
+        self.replace = replace
+        self.sequences = sequences
+        self.patch = patch
+        self.stop = stop
+        self.complete = complete
+        self.layout = layout
+        self._finder = SequenceFinder(patch)
+
+    def _fields(self) -> tuple[object, ...]:
+        return self.replace, self.sequences, self.patch, self.stop, self.complete, self.layout
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Fixes) and self._fields() == other._fields()
+
+    __hash__ = None  # type: ignore[assignment]  # (mutable, as the dataclass was)
+
+    def __repr__(self) -> str:
+        return f"Fixes{self._fields()!r}"
 
     @property
     def usable(self) -> bool:
@@ -562,7 +641,12 @@ def replaceable(candidates: dict[str, str], wanted: Iterable[str]) -> dict[str, 
 
 
 def codec_differences(
-    codec: str, tokens: TokenDecoder, max_length: int = 2, *, patch_all: bool = False
+    codec: str,
+    tokens: TokenDecoder,
+    max_length: int = 2,
+    *,
+    patch_all: bool = False,
+    stopped: bytes = b"",
 ) -> Fixes:
     """Compare the C codec with the exact token decoder on every codec sequence of up to
     *max_length* bytes, and derive the :class:`Fixes` for the codec's output.
@@ -571,6 +655,9 @@ def codec_differences(
     that a sequence it rejects only for want of more bytes opens the next, longer round.
     *patch_all*: correct no character in the text, stop the codec at every differing
     sequence instead (for characters that are slow to look for, see :class:`FastDecoder`).
+    *stopped*: bytes at which the codec is always made to stop (each is a sequence of
+    :attr:`Fixes.patch`), so that the codec never decodes a sequence that begins with
+    one: those are not compared (EUC-JP's 0x8F, which begins the three-byte sequences).
     """
     info = codecs.lookup(codec)
     decode = info.decode
@@ -611,8 +698,10 @@ def codec_differences(
                     differing.setdefault(char, []).append((seq, want))
         return incomplete
 
-    prefixes = compare(bytes([b]) for b in range(256))
+    prefixes = compare(bytes([b]) for b in range(256) if b not in stopped)
+    layout = []
     for _length in range(2, max_length + 1):
+        layout.append(b"".join(prefixes))
         prefixes = compare(p + bytes([b]) for p in prefixes for b in range(256))
     candidates: dict[str, str] = {}
     for char, cases in differing.items():
@@ -625,15 +714,119 @@ def codec_differences(
         ):
             candidates[char] = outputs.pop()
     wanted = {char for cases in differing.values() for _, want in cases for char in want}
+    # The handler decodes every token that begins with a stopped byte: its outputs must
+    # not be replaced either (all tokens of up to three bytes, the longest that begin there).
+    wanted.update(
+        *(
+            tokens.decode_short(bytes([byte, second, third]))
+            for byte in stopped
+            for second in range(256)
+            for third in range(256)
+        )
+    )
     replace = replaceable(candidates, wanted)
-    sequences = tuple(seq for cases in differing.values() for seq, _ in cases)
-    patch = tuple(
+    always = tuple(bytes([byte]) for byte in stopped)
+    sequences = always + tuple(seq for cases in differing.values() for seq, _ in cases)
+    patch = always + tuple(
         seq for char, cases in differing.items() if char not in replace for seq, _ in cases
     )
     stop = next((b for b in (0x80, 0xFF, *range(256)) if b not in used), None)
     # Errors are counted as the handler's and the replacements' U+FFFD: a codec that
     # outputs U+FFFD itself cannot be used (none does).
-    return Fixes(replace, sequences, patch, stop, complete=not prefixes and not outputs_fffd)
+    complete = not prefixes and not outputs_fffd
+    return Fixes(replace, sequences, patch, stop, complete, tuple(layout))
+
+
+def checksum(text: str) -> str:
+    data = text.encode("utf-8", "surrogatepass")
+    return f"{len(text)}:{zlib.crc32(data):08x}{zlib.adler32(data):08x}"
+
+
+def batch(prefixes: bytes, length: int, separator: bytes = b"\n") -> bytearray:
+    """Every sequence of *prefixes* (concatenated, each *length* bytes) followed by each
+    of the 256 bytes, each sequence followed by *separator*, in one buffer (built by
+    slice assignments: no Python call per sequence)."""
+    count = len(prefixes) // length
+    width = length + 1 + len(separator)
+    out = bytearray(width * 256 * count)
+    for at in range(length):
+        out[at::width] = b"".join(bytes([byte]) * 256 for byte in prefixes[at::length])
+    out[length::width] = bytes(range(256)) * count
+    for at, byte in enumerate(separator, length + 1):
+        out[at::width] = bytes([byte]) * (256 * count)
+    return out
+
+
+def codec_fingerprint(codec: str, layout: Sequence[bytes]) -> tuple[str, ...]:
+    """A checksum of what the codec does with every sequence :func:`codec_differences`
+    compared when it found *layout*: each byte alone, exactly as that comparison sees it
+    (decoded, rejected, or incomplete: the first round, which decides the second's
+    sequences); then, per later round, every sequence of the round, each followed by
+    ``\\n``, all decoded in one call with ``replace`` and one with ``ignore`` (which tells
+    an error from a decoded U+FFFD). About a millisecond per round instead of 30-150 ms for
+    the comparison: :func:`recorded_fixes` uses the comparison's result recorded for a
+    codec with the same fingerprint."""
+    info = codecs.lookup(codec)
+    decode = info.decode
+    singles = []
+    for byte in range(256):
+        seq = bytes([byte])
+        try:
+            singles.append(decode(seq)[0])
+        except UnicodeDecodeError as exc:
+            try:
+                pending = info.incrementaldecoder("strict").decode(seq, False) == ""
+            except UnicodeDecodeError:
+                pending = False
+            singles.append("\x00incomplete" if pending else f"\x00error {exc.start} {exc.end}")
+    parts = [checksum("\x01".join(singles))]
+    for length, prefixes in enumerate(layout, 1):
+        sequences = batch(prefixes, length)
+        parts.append(checksum(decode(sequences, "replace")[0]))
+        parts.append(checksum(decode(sequences, "ignore")[0]))
+    return tuple(parts)
+
+
+#: A recorded measurement (generated module ``_measured``): fingerprint, then the fields
+#: of :class:`Fixes` (replace, sequences, patch, stop, complete, layout), then the Python
+#: versions it was measured on.
+Recorded: TypeAlias = tuple[
+    tuple[str, ...],
+    dict[str, str],
+    tuple[bytes, ...],
+    tuple[bytes, ...],
+    "int | None",
+    bool,
+    tuple[bytes, ...],
+    tuple[str, ...],
+]
+
+
+def measurement_key(codec: str, max_length: int, patch_all: bool, stopped: bytes) -> str:
+    """What a recorded measurement is filed under (its :class:`Fixes` depend on all four)."""
+    key = f"{codec} {max_length} {'patch_all' if patch_all else 'replace'}"
+    return f"{key} stopped {stopped.hex()}" if stopped else key
+
+
+def recorded_fixes(
+    codec: str, max_length: int, patch_all: bool, stopped: bytes = b""
+) -> Fixes | None:
+    """The :class:`Fixes` that :func:`codec_differences` gave for a codec whose
+    :func:`codec_fingerprint` is this codec's (recorded by ``tools/gen_tables.py`` on each
+    Python it was run with; its ``--check``, run by the tests, measures the running
+    Python's codecs again and fails if they differ from the record), or None."""
+    from ._measured import MEASURED
+
+    for entry in MEASURED.get(measurement_key(codec, max_length, patch_all, stopped), ()):
+        fingerprint, replace, sequences, patch, stop, complete, layout, _pythons = entry
+        if codec_fingerprint(codec, layout) == fingerprint:
+            return Fixes(dict(replace), sequences, patch, stop, complete, layout)
+    return None
+
+
+#: A recorded measurement of ISO-2022-JP's codec: fingerprint, the characters to replace
+#: and those that make the fast path decline, the Python versions it was measured on.
+RecordedIso: TypeAlias = tuple[tuple[str, ...], dict[str, str], tuple[str, ...], tuple[str, ...]]
 
 
 class _ErrorState(threading.local):
@@ -690,9 +883,16 @@ class FastDecoder:
         *,
         max_length: int = 2,
         patch_all: bool = False,
+        stopped: bytes = b"",
         errors: str = "",
     ) -> None:
         """*max_length*: the longest codec sequences :func:`codec_differences` compares.
+
+        *stopped*: bytes at which the codec is always made to stop, as at a sequence of
+        :attr:`Fixes.patch`: the token decoder decodes every sequence that begins with one,
+        and :func:`codec_differences` need not compare them (worth it for bytes that are
+        rare in text and begin many sequences: EUC-JP's 0x8F and its 16,000 three-byte
+        sequences).
 
         *errors*: the name its error handler is registered under (``browser_decode.`` and
         the codec's name if not given; each decoder needs a name of its own).
@@ -713,17 +913,36 @@ class FastDecoder:
         self._resync: re.Pattern[bytes] = tokens.resync
         self._max_length = max_length
         self._patch_all = patch_all
+        self._stopped = stopped
         self._fixes: Fixes | None = None
         self._state = _ErrorState()
         #: the name of this decoder's codec error handler, registered on first use
         self.errors = errors or f"browser_decode.{codec}"
 
     @property
+    def key(self) -> str:
+        """What :func:`recorded_fixes` files this decoder's codec measurement under."""
+        return measurement_key(self.codec, self._max_length, self._patch_all, self._stopped)
+
+    def measure(self) -> Fixes:
+        """Compare the codec with the token decoder, every sequence one by one
+        (:func:`codec_differences`: 30-150 ms)."""
+        return codec_differences(
+            self.codec,
+            self.tokens,
+            self._max_length,
+            patch_all=self._patch_all,
+            stopped=self._stopped,
+        )
+
+    @property
     def fixes(self) -> Fixes:
+        """How to correct the codec: as recorded for a codec with its fingerprint, else
+        measured now."""
         if self._fixes is None:
-            fixes = codec_differences(
-                self.codec, self.tokens, self._max_length, patch_all=self._patch_all
-            )
+            fixes = recorded_fixes(self.codec, self._max_length, self._patch_all, self._stopped)
+            if fixes is None:
+                fixes = self.measure()
             codecs.register_error(self.errors, self._error_handler())
             self._decode = codecs.lookup(self.codec).decode
             self._fixes = fixes
@@ -739,7 +958,7 @@ class FastDecoder:
         match = tokens.multi.match
         singles = tokens.singles
         by_value = tokens.by_value
-        compute = tokens.compute
+        missing = tokens.missing
         search = self._resync.search
         legit = tokens.legit
 
@@ -767,7 +986,7 @@ class FastDecoder:
                 return text, bad + 1
             bytes_ = token[0]
             known = by_value[_from_bytes(bytes_, _BIG) if len(bytes_) <= 2 else _LONG]
-            text = compute(bytes_) if known is None else known
+            text = missing(bytes_) if known is None else known
             if text[0] == _REPLACEMENT and bytes_ != legit:
                 state.replaced += 1
             return text, token.end()

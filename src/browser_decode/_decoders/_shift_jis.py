@@ -24,7 +24,6 @@ from ._multibyte import (
     index_row,
     replacement_then,
     run_handler,
-    token_values,
 )
 
 
@@ -137,7 +136,8 @@ TOKENS: Final = TokenDecoder(
     singles="".join(map(_single, range(256))),
     separator=0x81,
     build=_table,
-    values=lambda: token_values(_LEADS, _row),
+    leads=_LEADS,
+    row=_row,
     resync=re.compile(rb"[\x00-\x3f]"),
 )
 
