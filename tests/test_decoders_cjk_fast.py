@@ -244,7 +244,7 @@ def test_token_table_rows_built_on_first_use(name: str) -> None:
         tokens,
         max_length=shared._max_length,
         patch_all=shared._patch_all,
-        stopped=shared._stopped,
+        deferred=shared._deferred,
         errors=f"test.rows.{shared.codec}",
     )
     rng = random.Random(f"rows-{name}")
@@ -645,14 +645,12 @@ def test_recorded_fixes_are_what_the_comparison_finds(name: str) -> None:
     measured = decoder.measure()
     fingerprint = _multibyte.codec_fingerprint(decoder.codec, measured.layout)
     key = decoder.key
-    recorded = _multibyte.recorded_fixes(
-        decoder.codec, decoder._max_length, decoder._patch_all, decoder._stopped
-    )
+    recorded = _multibyte.recorded_fixes(decoder.codec, decoder._max_length, decoder._patch_all)
     records = _measured.MEASURED.get(key, ())
     if recorded is None:
         assert all(record[0] != fingerprint for record in records)
     else:
-        assert recorded == measured
+        assert recorded[0] == measured
         assert any(record[0] == fingerprint for record in records)
     assert decoder.fixes == measured
 
@@ -666,13 +664,13 @@ def test_recorded_iso_2022_jp_fixes_are_what_the_comparison_finds() -> None:
     assert (fixes.replace, got) == (replace, suspects)
 
 
-def _wrapped_codec(name: str, base: str, change: Callable[[str], str]) -> None:
-    """Register codec *name*: *base*'s decoder with *change* applied to its text."""
+def _wrapped_codec(name: str, base: str, old: bytes, new: bytes) -> None:
+    """Register codec *name*: *base*'s decoder, which decodes the sequence *old* as
+    *new* (of the same length)."""
     info = codecs.lookup(base)
 
     def decode(data: bytes, errors: str = "strict") -> tuple[str, int]:
-        text, consumed = info.decode(data, errors)
-        return change(text), consumed
+        return info.decode(bytes(data).replace(old, new), errors)  # type: ignore[no-any-return]
 
     def search(looked_up: str) -> codecs.CodecInfo | None:
         if looked_up != name:
@@ -691,22 +689,49 @@ def test_a_codec_that_decodes_otherwise_does_not_take_the_record(
     with U+301C turned into U+3012) from the one measured: the record filed for it is not
     taken, and the comparison, run instead, finds the new difference. The same codec,
     unchanged, takes the record."""
-    _wrapped_codec("test_same_euc_jp", "euc_jp", lambda text: text)
-    _wrapped_codec("test_other_euc_jp", "euc_jp", lambda text: text.replace("\u301c", "\u3012"))
+    _wrapped_codec("test_same_euc_jp", "euc_jp", b"", b"")
+    _wrapped_codec("test_other_euc_jp", "euc_jp", b"\xa1\xc1", b"\xa2\xa9")  # U+3012
     record = _measured.MEASURED[_euc_jp.FAST.key][0]
     layout = record[6]
     assert _multibyte.codec_fingerprint("euc_jp", layout) == record[0]
     assert _multibyte.codec_fingerprint("test_same_euc_jp", layout) == record[0]
     assert _multibyte.codec_fingerprint("test_other_euc_jp", layout) != record[0]
     for codec in ("test_same_euc_jp", "test_other_euc_jp"):
-        key = _multibyte.measurement_key(codec, 2, False, b"\x8f")
+        key = _multibyte.measurement_key(codec, 3, False)
         monkeypatch.setitem(_measured.MEASURED, key, (record,))
-    same = _multibyte.recorded_fixes("test_same_euc_jp", 2, False, b"\x8f")
-    assert same == _euc_jp.FAST.fixes
-    assert _multibyte.recorded_fixes("test_other_euc_jp", 2, False, b"\x8f") is None
+    same = _multibyte.recorded_fixes("test_same_euc_jp", 3, False)
+    assert same is not None and same[0] == _euc_jp.FAST.fixes
+    assert _multibyte.recorded_fixes("test_other_euc_jp", 3, False) is None
     other = _multibyte.FastDecoder(
-        "test_other_euc_jp", _euc_jp.TOKENS, stopped=b"\x8f", errors="test.other_euc_jp"
+        "test_other_euc_jp", _euc_jp.TOKENS, max_length=3, errors="test.other_euc_jp"
     )
     assert "\u3012" in other.fixes.replace or b"\xa1\xc1" in other.fixes.patch
     data = b"\xa1\xc1 a \xa1\xc1"  # (euc_jp: U+301C; the standard: U+FF5E)
     assert other(data) == _euc_jp.reference_decode(data) == _euc_jp.FAST(data)
+
+
+def test_a_codec_that_differs_in_a_deferred_round_is_measured_when_it_matters(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """EUC-JP's third round (0x8F and two bytes) is checked when an input first holds
+    0x8F: a codec that differs only there (here euc_jp with JIS X 0212's U+00E0, 8F AB A2,
+    turned into U+00E1) takes the record for inputs without 0x8F, and is measured, and
+    decodes as the standard, at the first input with one."""
+    _wrapped_codec("test_jisx0212_euc_jp", "euc_jp", b"\x8f\xab\xa2", b"\x8f\xab\xa1")
+    record = _measured.MEASURED[_euc_jp.FAST.key][0]
+    layout = record[6]
+    assert _multibyte.codec_fingerprint("test_jisx0212_euc_jp", layout[:1]) == record[0][:3]
+    assert _multibyte.codec_fingerprint("test_jisx0212_euc_jp", layout) != record[0]
+    key = _multibyte.measurement_key("test_jisx0212_euc_jp", 3, False)
+    monkeypatch.setitem(_measured.MEASURED, key, (record,))
+    decoder = _multibyte.FastDecoder(
+        "test_jisx0212_euc_jp", _euc_jp.TOKENS, max_length=3, deferred=1, errors="test.0212"
+    )
+    plain = "日本語のテキスト <p>".encode("euc_jp") * 100
+    assert decoder(plain) == _euc_jp.reference_decode(plain)
+    assert decoder.fixes is _euc_jp.FAST.fixes or decoder.fixes == _euc_jp.FAST.fixes
+    assert decoder._later is not None  # (not checked yet: no 0x8F so far)
+    jisx0212 = plain + b"\x8f\xab\xa2" + plain  # (the standard: U+00E0)
+    assert decoder(jisx0212) == _euc_jp.reference_decode(jisx0212)
+    assert "\xe0" in decoder(jisx0212)
+    assert decoder._later is None and decoder.fixes != _euc_jp.FAST.fixes

@@ -646,7 +646,6 @@ def codec_differences(
     max_length: int = 2,
     *,
     patch_all: bool = False,
-    stopped: bytes = b"",
 ) -> Fixes:
     """Compare the C codec with the exact token decoder on every codec sequence of up to
     *max_length* bytes, and derive the :class:`Fixes` for the codec's output.
@@ -655,9 +654,6 @@ def codec_differences(
     that a sequence it rejects only for want of more bytes opens the next, longer round.
     *patch_all*: correct no character in the text, stop the codec at every differing
     sequence instead (for characters that are slow to look for, see :class:`FastDecoder`).
-    *stopped*: bytes at which the codec is always made to stop (each is a sequence of
-    :attr:`Fixes.patch`), so that the codec never decodes a sequence that begins with
-    one: those are not compared (EUC-JP's 0x8F, which begins the three-byte sequences).
     """
     info = codecs.lookup(codec)
     decode = info.decode
@@ -698,7 +694,7 @@ def codec_differences(
                     differing.setdefault(char, []).append((seq, want))
         return incomplete
 
-    prefixes = compare(bytes([b]) for b in range(256) if b not in stopped)
+    prefixes = compare(bytes([b]) for b in range(256))
     layout = []
     for _length in range(2, max_length + 1):
         layout.append(b"".join(prefixes))
@@ -714,20 +710,9 @@ def codec_differences(
         ):
             candidates[char] = outputs.pop()
     wanted = {char for cases in differing.values() for _, want in cases for char in want}
-    # The handler decodes every token that begins with a stopped byte: its outputs must
-    # not be replaced either (all tokens of up to three bytes, the longest that begin there).
-    wanted.update(
-        *(
-            tokens.decode_short(bytes([byte, second, third]))
-            for byte in stopped
-            for second in range(256)
-            for third in range(256)
-        )
-    )
     replace = replaceable(candidates, wanted)
-    always = tuple(bytes([byte]) for byte in stopped)
-    sequences = always + tuple(seq for cases in differing.values() for seq, _ in cases)
-    patch = always + tuple(
+    sequences = tuple(seq for cases in differing.values() for seq, _ in cases)
+    patch = tuple(
         seq for char, cases in differing.items() if char not in replace for seq, _ in cases
     )
     stop = next((b for b in (0x80, 0xFF, *range(256)) if b not in used), None)
@@ -757,7 +742,29 @@ def batch(prefixes: bytes, length: int, separator: bytes = b"\n") -> bytearray:
     return out
 
 
-def codec_fingerprint(codec: str, layout: Sequence[bytes]) -> tuple[str, ...]:
+def _singles_part(codec: str) -> str:
+    info = codecs.lookup(codec)
+    singles = []
+    for byte in range(256):
+        seq = bytes([byte])
+        try:
+            singles.append(info.decode(seq)[0])
+        except UnicodeDecodeError as exc:
+            try:
+                pending = info.incrementaldecoder("strict").decode(seq, False) == ""
+            except UnicodeDecodeError:
+                pending = False
+            singles.append("\x00incomplete" if pending else f"\x00error {exc.start} {exc.end}")
+    return checksum("\x01".join(singles))
+
+
+def _round_parts(codec: str, prefixes: bytes, length: int) -> tuple[str, str]:
+    sequences = batch(prefixes, length)
+    decode = codecs.lookup(codec).decode
+    return checksum(decode(sequences, "replace")[0]), checksum(decode(sequences, "ignore")[0])
+
+
+def codec_fingerprint(codec: str, layout: Sequence[bytes], first: int = 1) -> tuple[str, ...]:
     """A checksum of what the codec does with every sequence :func:`codec_differences`
     compared when it found *layout*: each byte alone, exactly as that comparison sees it
     (decoded, rejected, or incomplete: the first round, which decides the second's
@@ -765,25 +772,12 @@ def codec_fingerprint(codec: str, layout: Sequence[bytes]) -> tuple[str, ...]:
     ``\\n``, all decoded in one call with ``replace`` and one with ``ignore`` (which tells
     an error from a decoded U+FFFD). About a millisecond per round instead of 30-150 ms for
     the comparison: :func:`recorded_fixes` uses the comparison's result recorded for a
-    codec with the same fingerprint."""
-    info = codecs.lookup(codec)
-    decode = info.decode
-    singles = []
-    for byte in range(256):
-        seq = bytes([byte])
-        try:
-            singles.append(decode(seq)[0])
-        except UnicodeDecodeError as exc:
-            try:
-                pending = info.incrementaldecoder("strict").decode(seq, False) == ""
-            except UnicodeDecodeError:
-                pending = False
-            singles.append("\x00incomplete" if pending else f"\x00error {exc.start} {exc.end}")
-    parts = [checksum("\x01".join(singles))]
+    codec with the same fingerprint. *first*: the first round to include (its parts only:
+    one for the first round, two for each later one)."""
+    parts = [_singles_part(codec)] if first == 1 else []
     for length, prefixes in enumerate(layout, 1):
-        sequences = batch(prefixes, length)
-        parts.append(checksum(decode(sequences, "replace")[0]))
-        parts.append(checksum(decode(sequences, "ignore")[0]))
+        if length + 1 >= first:
+            parts += _round_parts(codec, prefixes, length)
     return tuple(parts)
 
 
@@ -802,31 +796,60 @@ Recorded: TypeAlias = tuple[
 ]
 
 
-def measurement_key(codec: str, max_length: int, patch_all: bool, stopped: bytes) -> str:
-    """What a recorded measurement is filed under (its :class:`Fixes` depend on all four)."""
-    key = f"{codec} {max_length} {'patch_all' if patch_all else 'replace'}"
-    return f"{key} stopped {stopped.hex()}" if stopped else key
-
-
-def recorded_fixes(
-    codec: str, max_length: int, patch_all: bool, stopped: bytes = b""
-) -> Fixes | None:
-    """The :class:`Fixes` that :func:`codec_differences` gave for a codec whose
-    :func:`codec_fingerprint` is this codec's (recorded by ``tools/gen_tables.py`` on each
-    Python it was run with; its ``--check``, run by the tests, measures the running
-    Python's codecs again and fails if they differ from the record), or None."""
-    from ._measured import MEASURED
-
-    for entry in MEASURED.get(measurement_key(codec, max_length, patch_all, stopped), ()):
-        fingerprint, replace, sequences, patch, stop, complete, layout, _pythons = entry
-        if codec_fingerprint(codec, layout) == fingerprint:
-            return Fixes(dict(replace), sequences, patch, stop, complete, layout)
-    return None
-
-
 #: A recorded measurement of ISO-2022-JP's codec: fingerprint, the characters to replace
 #: and those that make the fast path decline, the Python versions it was measured on.
 RecordedIso: TypeAlias = tuple[tuple[str, ...], dict[str, str], tuple[str, ...], tuple[str, ...]]
+
+
+def measurement_key(codec: str, max_length: int, patch_all: bool) -> str:
+    """What a recorded measurement is filed under (its :class:`Fixes` depend on all three)."""
+    return f"{codec} {max_length} {'patch_all' if patch_all else 'replace'}"
+
+
+class Deferred:
+    """The last rounds of a recorded fingerprint, checked only once an input holds one of
+    the first bytes of their sequences (*triggers*): until then the codec decodes none of
+    their sequences, and the record's fixes are right for what it decodes (checked by the
+    other rounds). EUC-JP's third round, its 65,000 sequences of 0x8F and two more bytes,
+    costs more than the two others: it waits for the first 0x8F."""
+
+    def __init__(self, codec: str, layout: tuple[bytes, ...], rounds: int, want: tuple[str, ...]):
+        self.codec = codec
+        self.layout = layout
+        self.first = len(layout) + 2 - rounds  # (the first round deferred)
+        self.want = want
+        triggers: set[int] = set()
+        for length, prefixes in enumerate(layout[self.first - 2 :], self.first - 1):
+            triggers.update(prefixes[0::length])
+        self.triggers = tuple(bytes([byte]) for byte in sorted(triggers))
+
+    def needed(self, data: bytes) -> bool:
+        return any(trigger in data for trigger in self.triggers)
+
+    def holds(self) -> bool:
+        """Whether the codec's deferred rounds are as recorded."""
+        return codec_fingerprint(self.codec, self.layout, self.first) == self.want
+
+
+def recorded_fixes(
+    codec: str, max_length: int, patch_all: bool, deferred: int = 0
+) -> tuple[Fixes, Deferred | None] | None:
+    """The :class:`Fixes` that :func:`codec_differences` gave for a codec whose
+    :func:`codec_fingerprint` is this codec's (recorded by ``tools/gen_tables.py`` on each
+    Python it was run with; its ``--check``, run by the tests, measures the running
+    Python's codecs again and fails if they differ from the record), or None. *deferred*:
+    how many of the last rounds are left to check when needed (see :class:`Deferred`).
+    """
+    from ._measured import MEASURED
+
+    for entry in MEASURED.get(measurement_key(codec, max_length, patch_all), ()):
+        fingerprint, replace, sequences, patch, stop, complete, layout, _pythons = entry
+        rounds = min(deferred, len(layout))
+        checked = len(fingerprint) - 2 * rounds
+        if codec_fingerprint(codec, layout[: len(layout) - rounds]) == fingerprint[:checked]:
+            later = Deferred(codec, layout, rounds, fingerprint[checked:]) if rounds else None
+            return Fixes(dict(replace), sequences, patch, stop, complete, layout), later
+    return None
 
 
 class _ErrorState(threading.local):
@@ -883,16 +906,13 @@ class FastDecoder:
         *,
         max_length: int = 2,
         patch_all: bool = False,
-        stopped: bytes = b"",
+        deferred: int = 0,
         errors: str = "",
     ) -> None:
         """*max_length*: the longest codec sequences :func:`codec_differences` compares.
 
-        *stopped*: bytes at which the codec is always made to stop, as at a sequence of
-        :attr:`Fixes.patch`: the token decoder decodes every sequence that begins with one,
-        and :func:`codec_differences` need not compare them (worth it for bytes that are
-        rare in text and begin many sequences: EUC-JP's 0x8F and its 16,000 three-byte
-        sequences).
+        *deferred*: how many of the last rounds of a recorded fingerprint are checked only
+        once an input may hold their sequences (:class:`Deferred`).
 
         *errors*: the name its error handler is registered under (``browser_decode.`` and
         the codec's name if not given; each decoder needs a name of its own).
@@ -913,8 +933,9 @@ class FastDecoder:
         self._resync: re.Pattern[bytes] = tokens.resync
         self._max_length = max_length
         self._patch_all = patch_all
-        self._stopped = stopped
+        self._deferred = deferred
         self._fixes: Fixes | None = None
+        self._later: Deferred | None = None
         self._state = _ErrorState()
         #: the name of this decoder's codec error handler, registered on first use
         self.errors = errors or f"browser_decode.{codec}"
@@ -922,17 +943,13 @@ class FastDecoder:
     @property
     def key(self) -> str:
         """What :func:`recorded_fixes` files this decoder's codec measurement under."""
-        return measurement_key(self.codec, self._max_length, self._patch_all, self._stopped)
+        return measurement_key(self.codec, self._max_length, self._patch_all)
 
     def measure(self) -> Fixes:
         """Compare the codec with the token decoder, every sequence one by one
         (:func:`codec_differences`: 30-150 ms)."""
         return codec_differences(
-            self.codec,
-            self.tokens,
-            self._max_length,
-            patch_all=self._patch_all,
-            stopped=self._stopped,
+            self.codec, self.tokens, self._max_length, patch_all=self._patch_all
         )
 
     @property
@@ -940,13 +957,20 @@ class FastDecoder:
         """How to correct the codec: as recorded for a codec with its fingerprint, else
         measured now."""
         if self._fixes is None:
-            fixes = recorded_fixes(self.codec, self._max_length, self._patch_all, self._stopped)
-            if fixes is None:
-                fixes = self.measure()
+            found = recorded_fixes(self.codec, self._max_length, self._patch_all, self._deferred)
+            fixes, self._later = (self.measure(), None) if found is None else found
             codecs.register_error(self.errors, self._error_handler())
             self._decode = codecs.lookup(self.codec).decode
             self._fixes = fixes
         return self._fixes
+
+    def _check_later(self) -> None:
+        """Check the deferred rounds of the fingerprint (an input holds their sequences'
+        first bytes); if the codec differs there from the record, measure it."""
+        later = self._later
+        if later is not None and not later.holds():
+            self._fixes = self.measure()
+        self._later = None
 
     def _error_handler(self) -> Callable[[UnicodeError], tuple[str, int]]:
         """The codec error handler: the token decoder decodes the token where the codec
@@ -1018,6 +1042,8 @@ class FastDecoder:
         return "".join(texts), errors
 
     def _decode_piece(self, data: bytes) -> tuple[str, int]:
+        if self._later is not None and self._later.needed(data):
+            self._check_later()
         fixes = self.fixes
         source: bytes | bytearray = data
         if fixes.patch:
