@@ -45,6 +45,7 @@ import threading
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import repeat
+from operator import add as _add
 from typing import Final, Literal, TypeAlias
 
 # Token decoding of a stretch builds one bytes object per token; stretches are cut at
@@ -188,7 +189,8 @@ def leading_byte_table(code_points: PointerLookup) -> Iterator[tuple[bytes, str]
 #: What a leading byte followed by each byte outputs where their pointer has no code point.
 _RESTORING: Final = [replacement_then(byte) for byte in range(256)]
 _NO_CODE_POINT: Final = "\ufffe"  # (the generated indexes' null, _indexes.NO_CODE_POINT)
-#: The value of every token longer than two bytes in :attr:`TokenDecoder.by_value`.
+#: The value of every token longer than two bytes in :attr:`TokenDecoder.by_value`, where
+#: it finds "" (no token outputs nothing): looked up among those computed so far.
 _LONG: Final = 0x10000
 #: How many outputs of long tokens a :class:`TokenDecoder` remembers.
 _COMPUTED: Final = 1 << 16
@@ -224,7 +226,7 @@ def token_values(leads: Iterable[int], row: Callable[[int], list[str | None]]) -
     each leading byte alone (at the end of input: an error) and with every next byte
     (*row*: the 256 outputs of a leading byte and each next byte, None where that is not
     a token)."""
-    values: list[str | None] = [None] * (_LONG + 1)
+    values: list[str | None] = [None] * _LONG + [""]
     for lead in leads:
         values[lead] = _REPLACEMENT
         values[lead << 8 : (lead + 1) << 8] = row(lead)
@@ -284,7 +286,6 @@ class TokenDecoder:
         self.legit = legit
         self._table: dict[bytes, str] | None = None
         self._by_value: list[str | None] | None = None
-        self._complete = False  # (whether every row of by_value is there)
         charmap = list(singles)
         charmap[separator] = _SEPARATOR
         self._charmap = "".join(charmap)
@@ -311,32 +312,28 @@ class TokenDecoder:
         byte) are built when a lookup first finds None there (:meth:`missing`): the fast
         path's codec decodes valid text, and only errors need them."""
         if self._by_value is None:
-            by_value: list[str | None] = [None] * (_LONG + 1)
+            by_value: list[str | None] = [None] * _LONG + [""]
             for lead in self.leads:
                 by_value[lead] = _REPLACEMENT  # a leading byte at the end of input
             self._by_value = by_value
         return self._by_value
 
-    def complete(self) -> list[str | None]:
-        """:attr:`by_value` with all its rows (1-2 ms: once the token decoder decodes
-        stretches of text, most rows are needed)."""
+    def build_rows(self, leads: Iterable[int]) -> bool:
+        """Build the rows of :attr:`by_value` of these leading bytes that are not there
+        yet (about 10 µs each); whether there were any."""
         by_value = self.by_value
-        if not self._complete:
-            for lead in self.leads:
-                if by_value[(lead << 8) | 0x20] is None:  # (never None in a row built)
-                    by_value[lead << 8 : (lead + 1) << 8] = self.row(lead)
-            self._complete = True
-        return by_value
+        built = False
+        for lead in leads:
+            if by_value[(lead << 8) | 0x20] is None:  # (never None in a row built)
+                by_value[lead << 8 : (lead + 1) << 8] = self.row(lead)
+                built = True
+        return built
 
     def missing(self, token: bytes) -> str:
         """The output of a token for which :attr:`by_value` holds None: its row is
         built, or it is computed."""
-        if len(token) == 2 and not self._complete:
-            by_value = self.by_value
-            base = token[0] << 8
-            if by_value[base | 0x20] is None:
-                by_value[base : base + 256] = self.row(token[0])
-            text = by_value[base | token[1]]
+        if len(token) == 2 and self.build_rows(token[:1]):
+            text = self.by_value[_from_bytes(token, _BIG)]
             if text is not None:
                 return text
         return self.computed(token)
@@ -344,7 +341,7 @@ class TokenDecoder:
     def lookup(self, token: bytes) -> str:
         """The output of *token* (a match of :attr:`multi`)."""
         text = self.by_value[_from_bytes(token, _BIG) if len(token) <= 2 else _LONG]
-        return self.missing(token) if text is None else text
+        return text or self.missing(token)
 
     def computed(self, token: bytes) -> str:
         """*compute* (token), remembered: texts repeat the same few long tokens (in
@@ -352,7 +349,8 @@ class TokenDecoder:
         text = self._computed.get(token)
         if text is None:
             text = self.compute(token)
-            if len(self._computed) < _COMPUTED:
+            # (only long tokens: decode_stretch adds these outputs to those of by_value)
+            if len(token) > 2 and len(self._computed) < _COMPUTED:
                 self._computed[token] = text
         return text
 
@@ -384,25 +382,40 @@ class TokenDecoder:
         # Look the tokens up by their value as big-endian integers, in a list (where some
         # tokens are longer than two bytes and computed, their values become _LONG): much
         # faster than hashing and comparing bytes keys.
-        by_value = self.by_value if self._complete else self.complete()
-        keys = map(_from_bytes, tokens, repeat(_BIG))
+        by_value = self.by_value
         found: list[str | None]
         if self.compute is _no_compute:
-            found = list(map(by_value.__getitem__, keys))
+            found = list(map(by_value.__getitem__, map(_from_bytes, tokens, repeat(_BIG))))
+            if None in found and self.build_rows({token[0] for token in tokens}):
+                found = list(map(by_value.__getitem__, map(_from_bytes, tokens, repeat(_BIG))))
         else:
-            found = list(map(by_value.__getitem__, map(min, keys, repeat(_LONG))))
-            if None in found:  # the long tokens: computed one by one
-                compute = self.computed
-                at = found.index(None)
-                while True:
-                    found[at] = compute(tokens[at])
-                    try:
-                        at = found.index(None, at + 1)
-                    except ValueError:
-                        break
+            keys = map(min, map(_from_bytes, tokens, repeat(_BIG)), repeat(_LONG))
+            found = list(map(by_value.__getitem__, keys))
+            if None in found and self.build_rows({token[0] for token in tokens}):
+                keys = map(min, map(_from_bytes, tokens, repeat(_BIG)), repeat(_LONG))
+                found = list(map(by_value.__getitem__, keys))
+            if None in found:  # tokens left to compute (cut off by the end of input)
+                self._compute_each(found, tokens, None)
+            if "" in found:  # long tokens: those computed before at once ("" + text), then
+                computed = map(self._computed.get, tokens, repeat(""))
+                found = list(map(_add, found, computed))
+                self._compute_each(found, tokens, "")
         parts[0::2] = decoded  # (the texts replace the bytes)
         parts[1::2] = found  # (no None left)
         return "".join(parts)  # type: ignore[arg-type]  # (all texts now)
+
+    def _compute_each(
+        self, found: list[str | None], tokens: list[bytes], missing: str | None
+    ) -> None:
+        """Replace each *missing* in *found* by the output of its token."""
+        at = 0
+        while True:
+            try:
+                at = found.index(missing, at)
+            except ValueError:
+                return
+            found[at] = self.computed(tokens[at])
+            at += 1
 
     def cut(self, data: bytes, start: int, end: int, size: int) -> int | None:
         """Where to end a stretch from *start* (a boundary) of about *size* bytes: just after
@@ -1010,7 +1023,7 @@ class FastDecoder:
                 return text, bad + 1
             bytes_ = token[0]
             known = by_value[_from_bytes(bytes_, _BIG) if len(bytes_) <= 2 else _LONG]
-            text = missing(bytes_) if known is None else known
+            text = known or missing(bytes_)
             if text[0] == _REPLACEMENT and bytes_ != legit:
                 state.replaced += 1
             return text, token.end()
