@@ -45,7 +45,6 @@ import threading
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import repeat
-from operator import add as _add
 from typing import Final, Literal, TypeAlias
 
 # Token decoding of a stretch builds one bytes object per token; stretches are cut at
@@ -189,11 +188,10 @@ def leading_byte_table(code_points: PointerLookup) -> Iterator[tuple[bytes, str]
 #: What a leading byte followed by each byte outputs where their pointer has no code point.
 _RESTORING: Final = [replacement_then(byte) for byte in range(256)]
 _NO_CODE_POINT: Final = "\ufffe"  # (the generated indexes' null, _indexes.NO_CODE_POINT)
-#: The value of every token longer than two bytes in :attr:`TokenDecoder.by_value`, where
-#: it finds "" (no token outputs nothing): looked up among those computed so far.
+#: The value of every token longer than two bytes in :attr:`TokenDecoder.by_value`.
 _LONG: Final = 0x10000
-#: How many outputs of long tokens a :class:`TokenDecoder` remembers.
-_COMPUTED: Final = 1 << 16
+#: How many entries :attr:`TokenDecoder.by_int` holds at most (rows and long tokens).
+_COMPUTED: Final = 1 << 17
 
 
 def index_row(*segments: tuple[int, str]) -> list[str | None]:
@@ -226,7 +224,7 @@ def token_values(leads: Iterable[int], row: Callable[[int], list[str | None]]) -
     each leading byte alone (at the end of input: an error) and with every next byte
     (*row*: the 256 outputs of a leading byte and each next byte, None where that is not
     a token)."""
-    values: list[str | None] = [None] * _LONG + [""]
+    values: list[str | None] = [None] * (_LONG + 1)
     for lead in leads:
         values[lead] = _REPLACEMENT
         values[lead << 8 : (lead + 1) << 8] = row(lead)
@@ -289,8 +287,10 @@ class TokenDecoder:
         charmap = list(singles)
         charmap[separator] = _SEPARATOR
         self._charmap = "".join(charmap)
-        #: what *compute* gave, per token (at most _COMPUTED of them)
-        self._computed: dict[bytes, str] = {}
+        #: :attr:`by_value`'s rows built so far by value and what *compute* gave for long
+        #: tokens (up to _COMPUTED entries), where some tokens are computed
+        self._by_int: dict[int, str | None] = {}
+        self._rows_left = len(self.leads)
 
     @property
     def table(self) -> dict[bytes, str]:
@@ -310,22 +310,28 @@ class TokenDecoder:
         value; None at every other value, and at index 0x10000, where every longer token
         is looked up (then computed). Its rows (the tokens of a leading byte and the next
         byte) are built when a lookup first finds None there (:meth:`missing`): the fast
-        path's codec decodes valid text, and only errors need them."""
+        path's codec decodes valid text, and only errors need them. (Where some tokens are
+        computed, :attr:`by_int` holds the same and the computed ones.)"""
         if self._by_value is None:
-            by_value: list[str | None] = [None] * _LONG + [""]
+            by_value: list[str | None] = [None] * (_LONG + 1)
             for lead in self.leads:
                 by_value[lead] = _REPLACEMENT  # a leading byte at the end of input
+            self._by_int.update(zip(self.leads, repeat(_REPLACEMENT)))
             self._by_value = by_value
         return self._by_value
 
     def build_rows(self, leads: Iterable[int]) -> bool:
-        """Build the rows of :attr:`by_value` of these leading bytes that are not there
-        yet (about 10 µs each); whether there were any."""
+        """Build the rows of :attr:`by_value` (and :attr:`by_int`) of these leading bytes
+        that are not there yet (about 10 µs each); whether there were any."""
         by_value = self.by_value
         built = False
         for lead in leads:
             if by_value[(lead << 8) | 0x20] is None:  # (never None in a row built)
-                by_value[lead << 8 : (lead + 1) << 8] = self.row(lead)
+                row = self.row(lead)
+                by_value[lead << 8 : (lead + 1) << 8] = row
+                if self.compute is not _no_compute:
+                    self._by_int.update(zip(range(lead << 8, (lead + 1) << 8), row, strict=True))
+                self._rows_left -= 1
                 built = True
         return built
 
@@ -344,14 +350,17 @@ class TokenDecoder:
         return text or self.missing(token)
 
     def computed(self, token: bytes) -> str:
-        """*compute* (token), remembered: texts repeat the same few long tokens (in
-        gb18030, the four-byte ones of the scripts other than Chinese)."""
-        text = self._computed.get(token)
+        """*compute* (token), remembered in :attr:`by_int` if it is a long token: texts
+        repeat the same few (in gb18030, the four-byte ones of the scripts other than
+        Chinese)."""
+        if len(token) <= 2:
+            return self.compute(token)
+        value = _from_bytes(token, _BIG)
+        text = self._by_int.get(value)
         if text is None:
             text = self.compute(token)
-            # (only long tokens: decode_stretch adds these outputs to those of by_value)
-            if len(token) > 2 and len(self._computed) < _COMPUTED:
-                self._computed[token] = text
+            if len(self._by_int) < _COMPUTED:
+                self._by_int[value] = text
         return text
 
     def decode_short(self, data: bytes) -> str:
@@ -388,30 +397,23 @@ class TokenDecoder:
             found = list(map(by_value.__getitem__, map(_from_bytes, tokens, repeat(_BIG))))
             if None in found and self.build_rows({token[0] for token in tokens}):
                 found = list(map(by_value.__getitem__, map(_from_bytes, tokens, repeat(_BIG))))
-        else:
-            keys = map(min, map(_from_bytes, tokens, repeat(_BIG)), repeat(_LONG))
-            found = list(map(by_value.__getitem__, keys))
-            if None in found and self.build_rows({token[0] for token in tokens}):
-                keys = map(min, map(_from_bytes, tokens, repeat(_BIG)), repeat(_LONG))
-                found = list(map(by_value.__getitem__, keys))
-            if None in found:  # tokens left to compute (cut off by the end of input)
-                self._compute_each(found, tokens, None)
-            if "" in found:  # long tokens: those computed before at once ("" + text), then
-                computed = map(self._computed.get, tokens, repeat(""))
-                found = list(map(_add, found, computed))
-                self._compute_each(found, tokens, "")
+        else:  # (in a dict, with the long tokens computed so far)
+            get = self._by_int.get
+            found = list(map(get, map(_from_bytes, tokens, repeat(_BIG))))
+            if None in found:
+                if self._rows_left and self.build_rows({token[0] for token in tokens}):
+                    found = list(map(get, map(_from_bytes, tokens, repeat(_BIG))))
+                self._compute_each(found, tokens)
         parts[0::2] = decoded  # (the texts replace the bytes)
         parts[1::2] = found  # (no None left)
         return "".join(parts)  # type: ignore[arg-type]  # (all texts now)
 
-    def _compute_each(
-        self, found: list[str | None], tokens: list[bytes], missing: str | None
-    ) -> None:
-        """Replace each *missing* in *found* by the output of its token."""
+    def _compute_each(self, found: list[str | None], tokens: list[bytes]) -> None:
+        """Replace each None in *found* by the output of its token."""
         at = 0
         while True:
             try:
-                at = found.index(missing, at)
+                at = found.index(None, at)
             except ValueError:
                 return
             found[at] = self.computed(tokens[at])
