@@ -340,9 +340,10 @@ def _measured_module(fast: dict[str, list[Record]], iso: list[Record]) -> str:
     return "\n".join(out) + "\n"
 
 
-def measured(pythons: list[str | None]) -> str:
-    """The module with the checked-in records and the measurements of *pythons*."""
-    fast, iso = _recorded()
+def measured(pythons: list[str | None], fresh: bool = False) -> str:
+    """The module with the checked-in records (unless *fresh*) and the measurements of
+    *pythons*."""
+    fast, iso = ({}, []) if fresh else _recorded()
     measured_now: set[int] = set()
     keys: set[str] = set()
     for python in pythons:
@@ -383,6 +384,11 @@ def main(argv: list[str] | None = None) -> int:
         default=[],
         help="also record the codec measurements of this Python interpreter (repeatable)",
     )
+    parser.add_argument(
+        "--fresh",
+        action="store_true",
+        help="drop the checked-in codec records (after a change of the fingerprint)",
+    )
     parser.add_argument("--measure-json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.measure_json:
@@ -399,7 +405,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.check:
         stale += check_measured()
     else:
-        text = measured([None, *args.python])
+        text = measured([None, *args.python], args.fresh)
         MEASURED.write_text(text, encoding="utf-8")
         print(f"wrote {MEASURED.relative_to(ROOT)} ({len(text)} bytes)")
     if stale:

@@ -19,9 +19,9 @@ MEASURED: Final[dict[str, tuple[Recorded, ...]]] = {
     "big5hkscs 2 patch_all": (
         (
             (
-                "1791:3e91519729fa38de",
-                "79906:3aad31c8cf07d58e",
-                "60054:44faaa9e6ead4915",
+                "1791:e165df09",
+                "79906:71de718d",
+                "60054:d568becc",
             ),
             {},
             (
@@ -76,9 +76,9 @@ MEASURED: Final[dict[str, tuple[Recorded, ...]]] = {
     "cp932 2 replace": (
         (
             (
-                "1111:3042ebbf15c4b713",
-                "36476:a9bb01f53e69ac48",
-                "30132:9b7fda1a0f89bd2c",
+                "1111:2b724c1a",
+                "36476:2161dfc4",
+                "30132:d7509759",
             ),
             {
                 "\uf8f0": "\ufffd",
@@ -115,9 +115,9 @@ MEASURED: Final[dict[str, tuple[Recorded, ...]]] = {
     "cp949 2 replace": (
         (
             (
-                "1791:3e91519729fa38de",
-                "81256:0dd54a2703bf0c2b",
-                "62594:eca8d35d8ac7bdaa",
+                "1791:e165df09",
+                "81256:9ba70f75",
+                "62594:760a176f",
             ),
             {},
             (),
@@ -148,11 +148,11 @@ MEASURED: Final[dict[str, tuple[Recorded, ...]]] = {
     "euc_jp 3 replace": (
         (
             (
-                "1791:3e91519729fa38de",
-                "91362:509bd20bf66fe97a",
-                "56094:b5cdc95a4abdb90b",
-                "248826:e0499334a5671fae",
-                "138323:e8ca6c2a3a9a29b5",
+                "1791:e165df09",
+                "91362:47144784",
+                "56094:737c5b0c",
+                "248826:8a134d79",
+                "138323:b31a5e05",
             ),
             {
                 "\xa2": "\uffe0",
@@ -232,9 +232,9 @@ MEASURED: Final[dict[str, tuple[Recorded, ...]]] = {
     "gbk 2 replace": (
         (
             (
-                "1791:3e91519729fa38de",
-                "76513:294bf7694a4f7edd",
-                "63498:ba0ac17b551489cb",
+                "1791:e165df09",
+                "76513:54b03be3",
+                "63498:097f0cb2",
             ),
             {},
             (),
@@ -267,8 +267,8 @@ MEASURED: Final[dict[str, tuple[Recorded, ...]]] = {
 ISO_2022_JP: Final[tuple[RecordedIso, ...]] = (
     (
         (
-            "24064:ee63d93f4cbba165",
-            "6879:89bf5ae50745471c",
+            "24064:98d7d9ab",
+            "6879:101471b5",
         ),
         {
             "\xa2": "\uffe0",

@@ -738,8 +738,8 @@ def codec_differences(
 
 
 def checksum(text: str) -> str:
-    data = text.encode("utf-8", "surrogatepass")
-    return f"{len(text)}:{zlib.crc32(data):08x}{zlib.adler32(data):08x}"
+    """The length and CRC-32 of *text* (for :func:`codec_fingerprint`)."""
+    return f"{len(text)}:{zlib.crc32(text.encode('utf-16-le', 'surrogatepass')):08x}"
 
 
 def batch(prefixes: bytes, length: int, separator: bytes = b"\n") -> bytearray:
