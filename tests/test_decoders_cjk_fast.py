@@ -649,9 +649,11 @@ def test_recorded_fixes_are_what_the_comparison_finds(name: str) -> None:
     none); and the fingerprint is the one the comparison's layout gives."""
     decoder = FAST_DECODERS[name]
     measured = decoder.measure()
-    fingerprint = _multibyte.codec_fingerprint(decoder.codec, measured.layout)
+    fingerprint = _multibyte.codec_fingerprint(decoder.codec, measured.layout, decoder._deferred)
     key = decoder.key
-    recorded = _multibyte.recorded_fixes(decoder.codec, decoder._max_length, decoder._patch_all)
+    recorded = _multibyte.recorded_fixes(
+        decoder.codec, decoder._max_length, decoder._patch_all, decoder._deferred
+    )
     records = _measured.MEASURED.get(key, ())
     if recorded is None:
         assert all(record[0] != fingerprint for record in records)
@@ -699,15 +701,15 @@ def test_a_codec_that_decodes_otherwise_does_not_take_the_record(
     _wrapped_codec("test_other_euc_jp", "euc_jp", b"\xa1\xc1", b"\xa2\xa9")  # U+3012
     record = _measured.MEASURED[_euc_jp.FAST.key][0]
     layout = record[6]
-    assert _multibyte.codec_fingerprint("euc_jp", layout) == record[0]
-    assert _multibyte.codec_fingerprint("test_same_euc_jp", layout) == record[0]
-    assert _multibyte.codec_fingerprint("test_other_euc_jp", layout) != record[0]
+    assert _multibyte.codec_fingerprint("euc_jp", layout, True) == record[0]
+    assert _multibyte.codec_fingerprint("test_same_euc_jp", layout, True) == record[0]
+    assert _multibyte.codec_fingerprint("test_other_euc_jp", layout, True) != record[0]
     for codec in ("test_same_euc_jp", "test_other_euc_jp"):
-        key = _multibyte.measurement_key(codec, 3, False)
+        key = _multibyte.measurement_key(codec, 3, False, True)
         monkeypatch.setitem(_measured.MEASURED, key, (record,))
-    same = _multibyte.recorded_fixes("test_same_euc_jp", 3, False)
+    same = _multibyte.recorded_fixes("test_same_euc_jp", 3, False, True)
     assert same is not None and same[0] == _euc_jp.FAST.fixes
-    assert _multibyte.recorded_fixes("test_other_euc_jp", 3, False) is None
+    assert _multibyte.recorded_fixes("test_other_euc_jp", 3, False, True) is None
     other = _multibyte.FastDecoder(
         "test_other_euc_jp", _euc_jp.TOKENS, max_length=3, errors="test.other_euc_jp"
     )
@@ -719,24 +721,33 @@ def test_a_codec_that_decodes_otherwise_does_not_take_the_record(
 def test_a_codec_that_differs_in_a_deferred_round_is_measured_when_it_matters(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """EUC-JP's third round (0x8F and two bytes) is checked when an input first holds
-    0x8F: a codec that differs only there (here euc_jp with JIS X 0212's U+00E0, 8F AB A2,
-    turned into U+00E1) takes the record for inputs without 0x8F, and is measured, and
-    decodes as the standard, at the first input with one."""
+    """EUC-JP's third round (0x8F and two bytes) is checked for the prefixes (0x8F and a
+    byte) that inputs hold: a codec that differs only there (here euc_jp with JIS X 0212's
+    U+00E0, 8F AB A2, decoded as U+00E1) takes the record for inputs without 0x8F and for
+    inputs with other prefixes, and is measured, and decodes as the standard, at the first
+    input with 8F AB."""
     _wrapped_codec("test_jisx0212_euc_jp", "euc_jp", b"\x8f\xab\xa2", b"\x8f\xab\xa1")
     record = _measured.MEASURED[_euc_jp.FAST.key][0]
     layout = record[6]
-    assert _multibyte.codec_fingerprint("test_jisx0212_euc_jp", layout[:1]) == record[0][:3]
-    assert _multibyte.codec_fingerprint("test_jisx0212_euc_jp", layout) != record[0]
-    key = _multibyte.measurement_key("test_jisx0212_euc_jp", 3, False)
+    first = _multibyte.codec_fingerprint("test_jisx0212_euc_jp", layout[:1])
+    assert first == record[0][: len(first)]
+    fingerprint = _multibyte.codec_fingerprint("test_jisx0212_euc_jp", layout, True)
+    prefixes = [layout[1][at : at + 2] for at in range(0, len(layout[1]), 2)]
+    parts = zip(prefixes, fingerprint[3:], record[0][3:], strict=True)
+    differing = [prefix for prefix, part, recorded in parts if part != recorded]
+    assert differing == [b"\x8f\xab"]
+    key = _multibyte.measurement_key("test_jisx0212_euc_jp", 3, False, True)
     monkeypatch.setitem(_measured.MEASURED, key, (record,))
     decoder = _multibyte.FastDecoder(
-        "test_jisx0212_euc_jp", _euc_jp.TOKENS, max_length=3, deferred=1, errors="test.0212"
+        "test_jisx0212_euc_jp", _euc_jp.TOKENS, max_length=3, deferred=True, errors="test.0212"
     )
     plain = "日本語のテキスト <p>".encode("euc_jp") * 100
     assert decoder(plain) == _euc_jp.reference_decode(plain)
-    assert decoder.fixes is _euc_jp.FAST.fixes or decoder.fixes == _euc_jp.FAST.fixes
-    assert decoder._later is not None  # (not checked yet: no 0x8F so far)
+    assert decoder.fixes == _euc_jp.FAST.fixes
+    other = plain + b"\x8f\xa9\xa1\x8f\xb0\xa1" + plain  # (other prefixes: as recorded)
+    assert decoder(other) == _euc_jp.reference_decode(other)
+    assert decoder.fixes == _euc_jp.FAST.fixes
+    assert decoder._later is not None and decoder._later.checked == {b"\x8f\xa9", b"\x8f\xb0"}
     jisx0212 = plain + b"\x8f\xab\xa2" + plain  # (the standard: U+00E0)
     assert decoder(jisx0212) == _euc_jp.reference_decode(jisx0212)
     assert "\xe0" in decoder(jisx0212)

@@ -182,7 +182,7 @@ def _measure_here() -> dict[str, Any]:
     for decoder in (_gb18030.FAST_GBK, _big5.FAST, _euc_jp.FAST, _shift_jis.FAST, _euc_kr.FAST):
         fixes = decoder.measure()
         fast[decoder.key] = [
-            list(codec_fingerprint(decoder.codec, fixes.layout)),
+            list(codec_fingerprint(decoder.codec, fixes.layout, decoder._deferred)),
             dict(sorted(fixes.replace.items())),
             [seq.hex() for seq in fixes.sequences],
             [seq.hex() for seq in fixes.patch],

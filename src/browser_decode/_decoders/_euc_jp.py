@@ -147,8 +147,8 @@ TOKENS: Final = TokenDecoder(
 
 
 # The third round of the codec's fingerprint (0x8F and two more bytes: 65,000 sequences, 3 ms)
-# is checked when an input first holds 0x8F (JIS X 0212, rare in pages).
-FAST: Final = FastDecoder("euc_jp", TOKENS, max_length=3, deferred=1)
+# is checked as inputs hold 0x8F and a byte (JIS X 0212, rare in pages).
+FAST: Final = FastDecoder("euc_jp", TOKENS, max_length=3, deferred=True)
 
 DECODERS: Final[dict[str, Callable[[bytes], str]]] = {"EUC-JP": FAST}
 COUNTING: Final[dict[str, Callable[[bytes], tuple[str, int]]]] = {"EUC-JP": FAST.decode_counting}

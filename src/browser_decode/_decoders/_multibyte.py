@@ -779,7 +779,9 @@ def _round_parts(codec: str, prefixes: bytes, length: int) -> tuple[str, str]:
     return checksum(decode(sequences, "replace")[0]), checksum(decode(sequences, "ignore")[0])
 
 
-def codec_fingerprint(codec: str, layout: Sequence[bytes], first: int = 1) -> tuple[str, ...]:
+def codec_fingerprint(
+    codec: str, layout: Sequence[bytes], deferred: bool = False
+) -> tuple[str, ...]:
     """A checksum of what the codec does with every sequence :func:`codec_differences`
     compared when it found *layout*: each byte alone, exactly as that comparison sees it
     (decoded, rejected, or incomplete: the first round, which decides the second's
@@ -787,13 +789,23 @@ def codec_fingerprint(codec: str, layout: Sequence[bytes], first: int = 1) -> tu
     ``\\n``, all decoded in one call with ``replace`` and one with ``ignore`` (which tells
     an error from a decoded U+FFFD). About a millisecond per round instead of 30-150 ms for
     the comparison: :func:`recorded_fixes` uses the comparison's result recorded for a
-    codec with the same fingerprint. *first*: the first round to include (its parts only:
-    one for the first round, two for each later one)."""
-    parts = [_singles_part(codec)] if first == 1 else []
+    codec with the same fingerprint. If *deferred*, the last round has one part per
+    sequence it extends, checked as inputs need them (:class:`Deferred`)."""
+    parts = [_singles_part(codec)]
     for length, prefixes in enumerate(layout, 1):
-        if length + 1 >= first:
+        if deferred and length == len(layout):
+            parts += (_prefix_part(codec, prefix) for prefix in _split(prefixes, length))
+        else:
             parts += _round_parts(codec, prefixes, length)
     return tuple(parts)
+
+
+def _split(prefixes: bytes, length: int) -> list[bytes]:
+    return [prefixes[at : at + length] for at in range(0, len(prefixes), length)]
+
+
+def _prefix_part(codec: str, prefix: bytes) -> str:
+    return " ".join(_round_parts(codec, prefix, len(prefix)))
 
 
 #: A recorded measurement (generated module ``_measured``): fingerprint, then the fields
@@ -816,53 +828,70 @@ Recorded: TypeAlias = tuple[
 RecordedIso: TypeAlias = tuple[tuple[str, ...], dict[str, str], tuple[str, ...], tuple[str, ...]]
 
 
-def measurement_key(codec: str, max_length: int, patch_all: bool) -> str:
-    """What a recorded measurement is filed under (its :class:`Fixes` depend on all three)."""
-    return f"{codec} {max_length} {'patch_all' if patch_all else 'replace'}"
+def measurement_key(codec: str, max_length: int, patch_all: bool, deferred: bool) -> str:
+    """What a recorded measurement is filed under (its :class:`Fixes` depend on the first
+    three, its fingerprint on the last)."""
+    key = f"{codec} {max_length} {'patch_all' if patch_all else 'replace'}"
+    return key + " deferred" if deferred else key
 
 
 class Deferred:
-    """The last rounds of a recorded fingerprint, checked only once an input holds one of
-    the first bytes of their sequences (*triggers*): until then the codec decodes none of
-    their sequences, and the record's fixes are right for what it decodes (checked by the
-    other rounds). EUC-JP's third round, its 65,000 sequences of 0x8F and two more bytes,
-    costs more than the two others: it waits for the first 0x8F."""
+    """The last round of a recorded fingerprint, checked sequence by sequence as inputs
+    hold them: an input where none of the sequences that the round extends occurs (a
+    *prefix*) makes the codec decode none of the round's sequences, and the record's fixes
+    are right for what it decodes (checked by the other rounds). EUC-JP's third round,
+    0x8F and two more bytes, has 65,000 sequences (3 ms): a page with JIS X 0212 letters
+    needs a few of its 255 prefixes (20 µs each)."""
 
-    def __init__(self, codec: str, layout: tuple[bytes, ...], rounds: int, want: tuple[str, ...]):
+    def __init__(self, codec: str, prefixes: bytes, length: int, want: Sequence[str]) -> None:
         self.codec = codec
-        self.layout = layout
-        self.first = len(layout) + 2 - rounds  # (the first round deferred)
-        self.want = want
-        triggers: set[int] = set()
-        for length, prefixes in enumerate(layout[self.first - 2 :], self.first - 1):
-            triggers.update(prefixes[0::length])
-        self.triggers = tuple(bytes([byte]) for byte in sorted(triggers))
+        self.want = dict(zip(_split(prefixes, length), want, strict=True))
+        self.checked: set[bytes] = set()
+        firsts = sorted(set(prefixes[0::length]))
+        self.triggers = tuple(bytes([byte]) for byte in firsts)
+        # (a lookahead: overlapping occurrences too)
+        pattern = b"(?=([" + b"".join(map(re.escape, self.triggers)) + b"]" + b"." * (length - 1)
+        self._find = re.compile(pattern + b"))", re.DOTALL).findall
 
     def needed(self, data: bytes) -> bool:
+        """Whether *data* may hold a prefix (one of their first bytes)."""
         return any(trigger in data for trigger in self.triggers)
 
-    def holds(self) -> bool:
-        """Whether the codec's deferred rounds are as recorded."""
-        return codec_fingerprint(self.codec, self.layout, self.first) == self.want
+    def holds(self, data: bytes) -> bool:
+        """Whether the codec decodes the round's sequences of the prefixes in *data* as
+        recorded."""
+        for prefix in set(self._find(data)) - self.checked:
+            want = self.want.get(prefix)
+            if want is not None:  # (else no sequence of the round begins with it)
+                if _prefix_part(self.codec, prefix) != want:
+                    return False
+                self.checked.add(prefix)
+        return True
+
+    @property
+    def done(self) -> bool:
+        return len(self.checked) == len(self.want)
 
 
 def recorded_fixes(
-    codec: str, max_length: int, patch_all: bool, deferred: int = 0
+    codec: str, max_length: int, patch_all: bool, deferred: bool = False
 ) -> tuple[Fixes, Deferred | None] | None:
     """The :class:`Fixes` that :func:`codec_differences` gave for a codec whose
     :func:`codec_fingerprint` is this codec's (recorded by ``tools/gen_tables.py`` on each
     Python it was run with; its ``--check``, run by the tests, measures the running
     Python's codecs again and fails if they differ from the record), or None. *deferred*:
-    how many of the last rounds are left to check when needed (see :class:`Deferred`).
+    the last round is left to check as inputs need it (:class:`Deferred`).
     """
     from ._measured import MEASURED
 
-    for entry in MEASURED.get(measurement_key(codec, max_length, patch_all), ()):
+    for entry in MEASURED.get(measurement_key(codec, max_length, patch_all, deferred), ()):
         fingerprint, replace, sequences, patch, stop, complete, layout, _pythons = entry
-        rounds = min(deferred, len(layout))
-        checked = len(fingerprint) - 2 * rounds
-        if codec_fingerprint(codec, layout[: len(layout) - rounds]) == fingerprint[:checked]:
-            later = Deferred(codec, layout, rounds, fingerprint[checked:]) if rounds else None
+        later = None
+        checked = len(fingerprint)
+        if deferred and layout:
+            checked -= len(layout[-1]) // len(layout)
+            later = Deferred(codec, layout[-1], len(layout), fingerprint[checked:])
+        if codec_fingerprint(codec, layout[: len(layout) - deferred]) == fingerprint[:checked]:
             return Fixes(dict(replace), sequences, patch, stop, complete, layout), later
     return None
 
@@ -921,13 +950,13 @@ class FastDecoder:
         *,
         max_length: int = 2,
         patch_all: bool = False,
-        deferred: int = 0,
+        deferred: bool = False,
         errors: str = "",
     ) -> None:
         """*max_length*: the longest codec sequences :func:`codec_differences` compares.
 
-        *deferred*: how many of the last rounds of a recorded fingerprint are checked only
-        once an input may hold their sequences (:class:`Deferred`).
+        *deferred*: the last round of a recorded fingerprint is checked as inputs hold its
+        sequences (:class:`Deferred`).
 
         *errors*: the name its error handler is registered under (``browser_decode.`` and
         the codec's name if not given; each decoder needs a name of its own).
@@ -958,7 +987,7 @@ class FastDecoder:
     @property
     def key(self) -> str:
         """What :func:`recorded_fixes` files this decoder's codec measurement under."""
-        return measurement_key(self.codec, self._max_length, self._patch_all)
+        return measurement_key(self.codec, self._max_length, self._patch_all, self._deferred)
 
     def measure(self) -> Fixes:
         """Compare the codec with the token decoder, every sequence one by one
@@ -979,13 +1008,15 @@ class FastDecoder:
             self._fixes = fixes
         return self._fixes
 
-    def _check_later(self) -> None:
-        """Check the deferred rounds of the fingerprint (an input holds their sequences'
-        first bytes); if the codec differs there from the record, measure it."""
+    def _check_later(self, data: bytes) -> None:
+        """Check the deferred round of the fingerprint for the sequences in *data*; if the
+        codec differs there from the record, measure it."""
         later = self._later
-        if later is not None and not later.holds():
+        if later is not None and not later.holds(data):
             self._fixes = self.measure()
-        self._later = None
+            self._later = None
+        elif later is not None and later.done:
+            self._later = None
 
     def _error_handler(self) -> Callable[[UnicodeError], tuple[str, int]]:
         """The codec error handler: the token decoder decodes the token where the codec
@@ -1058,7 +1089,7 @@ class FastDecoder:
 
     def _decode_piece(self, data: bytes) -> tuple[str, int]:
         if self._later is not None and self._later.needed(data):
-            self._check_later()
+            self._check_later(data)
         fixes = self.fixes
         source: bytes | bytearray = data
         if fixes.patch:
