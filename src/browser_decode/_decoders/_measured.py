@@ -521,7 +521,7 @@ MEASURED: Final[dict[str, tuple[Recorded, ...]]] = {
 ISO_2022_JP: Final[tuple[RecordedIso, ...]] = (
     (
         (
-            "24064:98d7d9ab",
+            "8836:a711bb0d",
             "6879:101471b5",
         ),
         {
