@@ -13,8 +13,8 @@ Three layers, each checked against the one before it by the test-suite:
    token -> output, where an error that *restores* an ASCII byte is the two-byte token
    whose output is U+FFFD followed by that ASCII byte (decoded again, it is itself).
    ``re.split``, ``codecs.charmap_decode`` for the runs of one-byte tokens, list lookups
-   and ``"".join`` run this in C at several MB/s even on random bytes. Tables are built
-   from the generated indexes on first use.
+   and ``"".join`` run this in C at several MB/s even on random bytes. The table's rows are
+   built from slices of the generated indexes when first needed.
 
 3. **Fast path** (:class:`FastDecoder`): Python's nearest C codec decodes the input with an
    error handler of ours (``codecs.register_error``, on first use, under the name
@@ -28,10 +28,12 @@ Three layers, each checked against the one before it by the test-suite:
    boundary after it.
    Where the codec succeeds but disagrees with the standard (a valid sequence mapped to a
    different character, or accepted where the standard reports an error), the
-   disagreement is found on first use by decoding *every* one-, two- (and for EUC-JP
-   three-) byte sequence with the codec and with the token decoder
-   (:func:`codec_differences`): each character the codec produces only from sequences that
-   the standard decodes to one other output, context-free, is fixed by ``str.replace``;
+   disagreement is found by decoding *every* one-, two- (and for EUC-JP three-) byte
+   sequence with the codec and with the token decoder (:func:`codec_differences`; its
+   result is recorded by ``tools/gen_tables.py`` per codec fingerprint, and taken on first
+   use where the codec's fingerprint is the same, see :func:`recorded_fixes`): each
+   character the codec produces only from sequences that the standard decodes to one
+   other output, context-free, is fixed by ``str.replace``;
    at the other differing sequences the codec is made to stop: their first byte is
    overwritten, in a copy of the input, with a byte the codec never accepts, so that its
    error handler decodes them (from the input as given).
@@ -190,7 +192,8 @@ _RESTORING: Final = [replacement_then(byte) for byte in range(256)]
 _NO_CODE_POINT: Final = "\ufffe"  # (the generated indexes' null, _indexes.NO_CODE_POINT)
 #: The value of every token longer than two bytes in :attr:`TokenDecoder.by_value`.
 _LONG: Final = 0x10000
-#: How many entries :attr:`TokenDecoder.by_int` holds at most (rows and long tokens).
+#: How many entries the dict of :attr:`TokenDecoder.by_value` holds at most (its rows and the
+#: long tokens computed).
 _COMPUTED: Final = 1 << 17
 
 
@@ -311,7 +314,8 @@ class TokenDecoder:
         is looked up (then computed). Its rows (the tokens of a leading byte and the next
         byte) are built when a lookup first finds None there (:meth:`missing`): the fast
         path's codec decodes valid text, and only errors need them. (Where some tokens are
-        computed, :attr:`by_int` holds the same and the computed ones.)"""
+        computed, a dict keyed by value holds the same rows and the long tokens computed so
+        far.)"""
         if self._by_value is None:
             by_value: list[str | None] = [None] * (_LONG + 1)
             for lead in self.leads:
@@ -321,8 +325,8 @@ class TokenDecoder:
         return self._by_value
 
     def build_rows(self, leads: Iterable[int]) -> bool:
-        """Build the rows of :attr:`by_value` (and :attr:`by_int`) of these leading bytes
-        that are not there yet (about 10 µs each); whether there were any."""
+        """Build the rows of :attr:`by_value` (and of its dict) of these leading bytes that
+        are not there yet (about 10 µs each); whether there were any."""
         by_value = self.by_value
         built = False
         for lead in leads:
@@ -350,9 +354,9 @@ class TokenDecoder:
         return text or self.missing(token)
 
     def computed(self, token: bytes) -> str:
-        """*compute* (token), remembered in :attr:`by_int` if it is a long token: texts
-        repeat the same few (in gb18030, the four-byte ones of the scripts other than
-        Chinese)."""
+        """*compute* (token), remembered (by value, in the dict of :attr:`by_value`) if it
+        is a long token: texts repeat the same few (in gb18030, the four-byte ones of the
+        scripts other than Chinese)."""
         if len(token) <= 2:
             return self.compute(token)
         value = _from_bytes(token, _BIG)
@@ -388,9 +392,10 @@ class TokenDecoder:
             bytes([self.separator]).join(parts[0::2]), "strict", self._charmap
         )[0].split(_SEPARATOR)
         tokens = parts[1::2]
-        # Look the tokens up by their value as big-endian integers, in a list (where some
-        # tokens are longer than two bytes and computed, their values become _LONG): much
-        # faster than hashing and comparing bytes keys.
+        # Look the tokens up by their value as big-endian integers, in a list (or, where some
+        # tokens are longer than two bytes and computed, in a dict that also remembers those
+        # computed so far): much faster than hashing and comparing bytes keys. Rows missing
+        # are built for the leading bytes of the stretch.
         by_value = self.by_value
         found: list[str | None]
         if self.compute is _no_compute:
