@@ -752,3 +752,31 @@ def test_a_codec_that_differs_in_a_deferred_round_is_measured_when_it_matters(
     assert decoder(jisx0212) == _euc_jp.reference_decode(jisx0212)
     assert "\xe0" in decoder(jisx0212)
     assert decoder._later is None and decoder.fixes != _euc_jp.FAST.fixes
+
+
+def _gen_tables() -> ModuleType:
+    from pathlib import Path
+
+    tools = str(Path(__file__).resolve().parent.parent / "tools")
+    sys.path.insert(0, tools)
+    try:
+        import gen_tables
+    finally:
+        sys.path.remove(tools)
+    return gen_tables
+
+
+def test_gen_tables_check_fails_on_a_wrong_record(monkeypatch: pytest.MonkeyPatch) -> None:
+    """tools/gen_tables.py --check passes on the records as generated, and fails where a
+    record of this Python's fingerprint says other than the comparison finds (here one
+    sequence fewer to stop at) or where this Python's fingerprint has no record."""
+    gen_tables = _gen_tables()
+    assert gen_tables.check_measured() == []
+    key = _big5.FAST.key
+    record = _measured.MEASURED[key][0]
+    wrong = (*record[:3], record[3][1:], *record[4:])
+    monkeypatch.setitem(_measured.MEASURED, key, (wrong,))
+    assert any(key in each and "not recorded" in each for each in gen_tables.check_measured())
+    other = (("0:00000000",), *record[1:])
+    monkeypatch.setitem(_measured.MEASURED, key, (other,))
+    assert any(key in each and "not recorded" in each for each in gen_tables.check_measured())
