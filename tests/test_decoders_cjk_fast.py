@@ -780,3 +780,19 @@ def test_gen_tables_check_fails_on_a_wrong_record(monkeypatch: pytest.MonkeyPatc
     other = (("0:00000000",), *record[1:])
     monkeypatch.setitem(_measured.MEASURED, key, (other,))
     assert any(key in each and "not recorded" in each for each in gen_tables.check_measured())
+
+
+def test_deferred_round_checked_whole_after_a_few_inputs() -> None:
+    """Per prefix for the first inputs that hold 0x8F, then the whole round at once (a scan
+    per input would cost more on pages full of JIS X 0212): the record stands, and the
+    decoder stops looking."""
+    decoder = _multibyte.FastDecoder(
+        "euc_jp", _euc_jp.TOKENS, max_length=3, deferred=True, errors="test.deferred"
+    )
+    data = "日本語 àé".encode("euc_jp") * 50
+    for count in range(1, _multibyte._DEFERRED_INPUTS + 2):
+        assert decoder(data) == _euc_jp.reference_decode(data)
+        later = decoder._later
+        if count <= _multibyte._DEFERRED_INPUTS:
+            assert later is not None and later.checked == {b"\x8f\xab"}
+    assert decoder._later is None and decoder.fixes == _euc_jp.FAST.fixes

@@ -840,32 +840,51 @@ def measurement_key(codec: str, max_length: int, patch_all: bool, deferred: bool
     return key + " deferred" if deferred else key
 
 
+#: After this many inputs that hold its first bytes, a :class:`Deferred` round is checked
+#: whole: a scan per input for its prefixes costs more, on pages full of them, than the
+#: one check.
+_DEFERRED_INPUTS: Final = 4
+
+
 class Deferred:
     """The last round of a recorded fingerprint, checked sequence by sequence as inputs
     hold them: an input where none of the sequences that the round extends occurs (a
     *prefix*) makes the codec decode none of the round's sequences, and the record's fixes
     are right for what it decodes (checked by the other rounds). EUC-JP's third round,
     0x8F and two more bytes, has 65,000 sequences (3 ms): a page with JIS X 0212 letters
-    needs a few of its 255 prefixes (20 µs each)."""
+    needs a few of its 255 prefixes (20 µs each). After _DEFERRED_INPUTS inputs that need
+    it, the rest is checked at once."""
 
     def __init__(self, codec: str, prefixes: bytes, length: int, want: Sequence[str]) -> None:
         self.codec = codec
+        self.length = length
         self.want = dict(zip(_split(prefixes, length), want, strict=True))
         self.checked: set[bytes] = set()
-        firsts = sorted(set(prefixes[0::length]))
-        self.triggers = tuple(bytes([byte]) for byte in firsts)
-        # (a lookahead: overlapping occurrences too)
-        pattern = b"(?=([" + b"".join(map(re.escape, self.triggers)) + b"]" + b"." * (length - 1)
-        self._find = re.compile(pattern + b"))", re.DOTALL).findall
+        self.inputs = 0
+        firsts = bytes(sorted(set(prefixes[0::length])))
+        self.triggers = tuple(firsts[at : at + 1] for at in range(len(firsts)))
+        first = b"[" + re.escape(firsts) + b"]"
+        rest = b"." * (length - 1)
+        # (sre scans for the first byte; where a prefix may begin inside another, the
+        # lookahead finds the overlapping ones too)
+        self._find = re.compile(first + rest, re.DOTALL).findall
+        self._find_all = re.compile(b"(?=(" + first + rest + b"))", re.DOTALL).findall
 
     def needed(self, data: bytes) -> bool:
         """Whether *data* may hold a prefix (one of their first bytes)."""
         return any(trigger in data for trigger in self.triggers)
 
     def holds(self, data: bytes) -> bool:
-        """Whether the codec decodes the round's sequences of the prefixes in *data* as
-        recorded."""
-        for prefix in set(self._find(data)) - self.checked:
+        """Whether the codec decodes the round's sequences of the prefixes in *data* (or,
+        after _DEFERRED_INPUTS inputs, all) as recorded."""
+        self.inputs += 1
+        if self.inputs > _DEFERRED_INPUTS:
+            found: Iterable[bytes] = self.want
+        else:
+            found = set(self._find(data))
+            if any(trigger in prefix[1:] for prefix in found for trigger in self.triggers):
+                found = set(self._find_all(data))
+        for prefix in set(found) - self.checked:
             want = self.want.get(prefix)
             if want is not None:  # (else no sequence of the round begins with it)
                 if _prefix_part(self.codec, prefix) != want:
@@ -875,7 +894,7 @@ class Deferred:
 
     @property
     def done(self) -> bool:
-        return len(self.checked) == len(self.want)
+        return self.inputs > _DEFERRED_INPUTS or len(self.checked) == len(self.want)
 
 
 def recorded_fixes(
