@@ -1095,7 +1095,11 @@ class FastDecoder:
         handler decoded, and the codec's characters that are replaced by U+FFFD (the codec
         itself never outputs U+FFFD: :func:`codec_differences` would count it as a
         difference, since no index the codecs share holds it)."""
-        if not self.fixes.usable:  # (first use: compare the codec, register the handler)
+        fixes = self.fixes  # (first use: take the record or compare, register the handler)
+        if self._later is not None and self._later.needed(data):
+            self._check_later(data)  # (which may compare the codec now)
+            fixes = self.fixes
+        if not fixes.usable:
             return self.tokens.decode_counting(data)
         if len(data) <= 2 * _PIECE:
             return self._decode_piece(data)
@@ -1112,8 +1116,6 @@ class FastDecoder:
         return "".join(texts), errors
 
     def _decode_piece(self, data: bytes) -> tuple[str, int]:
-        if self._later is not None and self._later.needed(data):
-            self._check_later(data)
         fixes = self.fixes
         source: bytes | bytearray = data
         if fixes.patch:
