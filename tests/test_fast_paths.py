@@ -24,6 +24,8 @@ from browser_decode._detect._sample import (
 )
 from browser_decode._hint import EncodingHint
 
+from . import _reference_scans
+
 _PIECES = [
     b"<meta",
     b"<META",
@@ -63,6 +65,35 @@ _PIECES = [
     b"</",
     b"<p>",
     b"\x82\xa0",
+    # attribute shapes for the token expressions
+    b"<a",
+    b"</a",
+    b"<meta/",
+    b"<meta\t",
+    b" name=x",
+    b' name="a>b"',
+    b" name='>'",
+    b" =",
+    b"==",
+    b" / ",
+    b"a=",
+    b"=>",
+    b' "',
+    b"<!-->",
+    b"<!--->",
+    b"<?",
+    b"</1",
+    b"<1",
+    b"<textarea>",
+    b"</textarea>",
+    b"<iframe ",
+    b"</SCRIPT",
+    b"</scriptx",
+    b"<html>",
+    b"</head>",
+    b"<noscript>",
+    b"<object>",
+    b"<base href=x>",
 ]
 _soup = st.lists(
     st.one_of(st.sampled_from(_PIECES), st.binary(min_size=1, max_size=3)), max_size=60
@@ -135,3 +166,122 @@ def test_valid_utf8_agrees_with_the_previous_algorithm(
     hint = valid_utf8(body)
     before = _valid_utf8_before(body)
     assert (None if hint is None else hint.decoded) == before
+
+
+_SPACES = st.sampled_from([b"", b" ", b"\t", b"\n ", b"/", b" / "])
+_NAMES = st.sampled_from(
+    [b"charset", b"CharSet", b"content", b"http-equiv", b"name", b"a", b"=", b"=x", b"c"]
+)
+_VALUES = st.sampled_from(
+    [
+        b"x",
+        b"shift_jis",
+        b"content-type",
+        b"Content-Type",
+        b"text/html; charset=gbk",
+        b"charset='koi8-r'",
+        b"a>b",
+        b"",
+        b"x y",
+        b'"',
+        b"'",
+    ]
+)
+
+
+@st.composite
+def _attribute(draw: st.DrawFn) -> bytes:
+    name = draw(_NAMES)
+    shape = draw(st.sampled_from(["none", "dq", "sq", "uq", "empty"]))
+    if shape == "none":
+        return name
+    eq = draw(st.sampled_from([b"=", b" = ", b"\n=", b"= "]))
+    value = draw(_VALUES)
+    if shape == "dq":
+        return name + eq + b'"' + value + b'"'
+    if shape == "sq":
+        return name + eq + b"'" + value + b"'"
+    if shape == "uq":
+        return name + eq + value
+    return name + eq
+
+
+@st.composite
+def _tag(draw: st.DrawFn) -> bytes:
+    name = draw(
+        st.sampled_from(
+            [
+                b"meta",
+                b"META",
+                b"a",
+                b"/a",
+                b"/meta",
+                b"script",
+                b"title",
+                b"head",
+                b"body",
+                b"html",
+                b"link",
+                b"textarea",
+                b"/head",
+                b"p",
+                b"/",
+            ]
+        )
+    )
+    parts = [b"<", name]
+    for _ in range(draw(st.integers(0, 4))):
+        parts += [draw(st.sampled_from([b" ", b"\t", b"/", b" /"])), draw(_attribute())]
+    parts += [draw(_SPACES), draw(st.sampled_from([b">", b"/>", b"", b">", b">"]))]
+    return b"".join(parts)
+
+
+_token = st.one_of(
+    _tag(),
+    _tag(),
+    st.sampled_from(
+        [b"<meta charset=gbk>", b'<meta http-equiv=content-type content="charset=koi8-r">']
+    ),
+    st.sampled_from([b"<!-->", b"<!--->", b"-->", b"<!--", b"<script>", b"</script>"]),
+    st.sampled_from(
+        [
+            b"<!-->",
+            b"<!--->",
+            b"<!-- x -->",
+            b"<!--",
+            b"-->",
+            b"<!x>",
+            b"<?x>",
+            b"</1>",
+            b"<1",
+            b"<",
+            b"text",
+            b" ",
+            b"\n",
+            b"</script>",
+            b"</title>",
+            b"</textarea>",
+            b"<!DOCTYPE html>",
+        ]
+    ),
+    st.binary(min_size=1, max_size=2),
+)
+_grammar_soup = st.lists(_token, max_size=40).map(b"".join)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(
+    head=st.one_of(_soup, _grammar_soup),
+    padding=_padding,
+    tail=st.one_of(_soup, _grammar_soup),
+    cut=st.integers(0, 2400),
+)
+def test_token_expressions_agree_with_the_loops(
+    head: bytes, padding: bytes, tail: bytes, cut: int
+) -> None:
+    """The prescan and the head scan, whose token expressions skip the common tokens in
+    one C call, give what the plain loops give (tests/_reference_scans.py), also on every
+    prefix (where a token is cut short, as in a stream)."""
+    for body in (head + padding + tail, (head + padding + tail)[:cut], head + tail):
+        assert _prescan.prescan(body[:1024]) == _reference_scans.prescan(body[:1024])
+        assert _head_scan.head_scan(body) == _reference_scans.head_scan(body)

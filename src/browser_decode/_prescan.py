@@ -329,6 +329,65 @@ def _html_override(encoding: Encoding) -> Encoding:
     return encoding
 
 
+# Tokens in one C call. The loops below (and the head scan's) are exact but cost Python
+# per tag; these expressions consume whole tokens of the common shapes exactly as the
+# loops would, so a loop can start from where they stop. Each alternative either
+# consumes a complete token, ending where the loop's step ends, or fails; the
+# alternatives are told apart by their first bytes and each is deterministic (no
+# backtracking can give another reading of the same bytes), and every lookahead at the
+# end of a token is positive, so matching with an ``endpos`` only ever stops early.
+# Anything else (running out of bytes, the rare shapes) is left to the loop.
+
+#: "get an attribute" (HTML §13.2.3.2), one attribute after the leading spaces and
+#: slashes: the name (its first byte may be "=": "If it is 0x3D (=), and the attribute
+#: name is longer than the empty string"), then "=" and a value (quoted; ">": "abort
+#: ... its value is the empty string"; unquoted, up to "0x09 ... 0x20 (SP), or 0x3E
+#: (>)"), or spaces not followed by "=" ("7. If the byte at position is not 0x3D (=),
+#: abort"), or "/" or ">" right after the name.
+_ATTRIBUTE_TOKEN: Final = (
+    rb"[^\t\n\x0c\r />][^\t\n\x0c\r />=]*"
+    rb"(?:[\t\n\x0c\r ]*=[\t\n\x0c\r ]*"
+    rb"(?:\"[^\"]*\"|'[^']*'|(?=>)|[^\t\n\x0c\r >\"'][^\t\n\x0c\r >]*(?=[\t\n\x0c\r >]))"
+    rb"|[\t\n\x0c\r ]+(?=[^\t\n\x0c\r =])"
+    rb"|(?=[/>]))"
+)
+#: "Repeatedly get an attribute until no further attributes can be found", and the ">".
+ATTRIBUTES_TOKEN: Final = rb"(?:[\t\n\x0c\r /]*" + _ATTRIBUTE_TOKEN + rb")*[\t\n\x0c\r /]*>"
+#: The same where no quoted value holds ">": then the tag ends at its first ">".
+_ATTRIBUTES_NO_GT: Final = ATTRIBUTES_TOKEN.replace(rb"[^\"]*", rb"[^\">]*").replace(
+    rb"[^']*", rb"[^'>]*"
+)
+#: A ``<meta`` (after "<") that cannot declare an encoding (see :func:`may_declare`): no
+#: "charset" in any case up to its end.
+NO_CHARSET_META_TOKEN: Final = (
+    rb"(?i:meta)(?=[\t\n\x0c\r /])(?![^>]*(?i:charset))" + _ATTRIBUTES_NO_GT
+)
+#: A comment: "the first 0x3E byte which is preceded by two 0x2D bytes ... (The two 0x2D
+#: bytes can be the same as those in the '<!--' sequence.)"
+_COMMENT_TOKEN: Final = rb"<!(?=--)(?s:.*?)-->"
+#: "<!", "</" or "<?": "the first 0x3E byte (>) that comes after the 0x3C byte"
+_BOGUS_TOKEN: Final = rb"<(?:!(?!--)|\?|/(?=[^A-Za-z]))[^>]*>"
+
+#: The prescan's tokens other than a ``<meta`` that may declare: text ("Any other byte:
+#: Do nothing"), "<" followed by another byte, comments, "<!"/"</"/"<?" ones and tags
+#: ("the next 0x09, 0x0A, 0x0C, 0x0D, 0x20, or 0x3E byte", then the attributes).
+_PRESCAN_TOKENS: Final = re.compile(
+    rb"(?:[^<]+"
+    rb"|<(?=[^A-Za-z!/?])"
+    + rb"|"
+    + _COMMENT_TOKEN
+    + rb"|"
+    + _BOGUS_TOKEN
+    + rb"|<"
+    + NO_CHARSET_META_TOKEN
+    # (the name ends where the loop's search ends it: not shorter, or an attribute
+    # could start inside it)
+    + rb"|<(?![Mm][Ee][Tt][Aa][\t\n\x0c\r /])/?[A-Za-z][^\t\n\x0c\r >]*(?=[\t\n\x0c\r >])"
+    + ATTRIBUTES_TOKEN
+    + rb")*"
+)
+
+
 def may_declare(data: bytes) -> bool:
     """Whether a ``<meta>`` in *data* can declare an encoding at all.
 
@@ -358,6 +417,8 @@ def _scan(data: bytes) -> Declaration | None:
         raise _OutOfBytes  # (what the loop below would end with: see may_declare)
     length = len(data)
     while True:
+        # (the common tokens at once: see _PRESCAN_TOKENS)
+        position = _PRESCAN_TOKENS.match(data, position).end()  # type: ignore[union-attr]
         # "3. Loop: If position points to:"
         position = data.find(b"<", position)  # "Any other byte: Do nothing"
         if position < 0 or position + 1 >= length:
