@@ -285,3 +285,127 @@ def test_token_expressions_agree_with_the_loops(
     for body in (head + padding + tail, (head + padding + tail)[:cut], head + tail):
         assert _prescan.prescan(body[:1024]) == _reference_scans.prescan(body[:1024])
         assert _head_scan.head_scan(body) == _reference_scans.head_scan(body)
+
+
+@st.composite
+def _head_tag(draw: st.DrawFn) -> bytes:
+    name = draw(
+        st.sampled_from(
+            [
+                b"meta",
+                b"Meta",
+                b"link",
+                b"LINK",
+                b"base",
+                b"noscript",
+                b"object",
+                b"html",
+                b"head",
+                b"/head",
+                b"/meta",
+                b"/noscript",
+                b"/script",
+                b"/title",
+                b"/html",
+                b"body",
+                b"p",
+                b"/p",
+                b"div",
+                b"metas",
+                b"scripts",
+            ]
+        )
+    )
+    parts = [b"<", name]
+    for _ in range(draw(st.integers(0, 3))):
+        parts += [draw(st.sampled_from([b" ", b"\n", b"/"])), draw(_attribute())]
+    parts += [draw(st.sampled_from([b"", b" ", b"/"])), b">"]
+    return b"".join(parts)
+
+
+_head_token = st.one_of(
+    _head_tag(),
+    _head_tag(),
+    st.sampled_from(
+        [
+            b"<meta charset=gbk>",
+            b'<meta http-equiv=content-type content="charset=koi8-r">',
+            b'<meta name="a" content="b>c">',
+            b"<title>t<meta charset=big5></title>",
+            b"<TITLE>t</Title>",
+            b"<script>if (a <b) x = '<meta charset=big5>'</script>",
+            b"<style>p{}</STYLE>",
+            b"<textarea><meta charset=big5></textarea>",
+            b"<iframe></iframe>",
+            b"<!-- c -->",
+            b"<!-->",
+            b"<!x>",
+            b"<?pi>",
+            b"</ x>",
+            b" ",
+            b"\n\t",
+            b"text",
+            b"<",
+            b"< ",
+        ]
+    ),
+)
+_head_soup = st.lists(_head_token, max_size=12).map(b"".join)
+_head_padding = st.sampled_from(
+    [
+        b"",
+        b" " * 1100,
+        b"<link href=a>\n" * 80,
+        b"<!-- x -->" * 120,
+        b"<script>" + b"x" * 1100 + b"</script>",
+        b"<meta name=x content=y>" * 50,
+        b"<p>" + b"x" * 1100,
+        b"<title>" + b"<x>" * 2000 + b"</title>",
+    ]
+)
+
+
+_boundary = st.sampled_from(
+    [
+        b"",
+        b"<body>",
+        b"<BODY class=x>",
+        b"</head>",
+        b"text",
+        b"<p>",
+        b"<",
+        b"<textarea>x</textarea>",
+        b"<html>",
+        b"<head>",
+        b"<noscript>",
+        b"<base href=x>",
+        b"</title>",
+        b"<metas>",
+        b"<scripts>",
+    ]
+)
+_declaring = st.sampled_from(
+    [
+        b"<meta charset=gbk>",
+        b'<meta http-equiv=content-type content="charset=koi8-r">',
+        b"<meta name=charset content=x><meta charset=big5>",
+    ]
+)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(
+    head=_head_soup,
+    boundary=_boundary,
+    padding=_head_padding,
+    middle=_head_soup,
+    declaring=_declaring,
+    tail=_head_soup,
+)
+def test_head_scan_tokens_agree_with_the_loop(
+    head: bytes, boundary: bytes, padding: bytes, middle: bytes, declaring: bytes, tail: bytes
+) -> None:
+    """The head scan on head-like pages (where its two token expressions and the check
+    for "charset" ahead come into play) gives what the plain loop gives."""
+    body = head + boundary + padding + middle + padding + declaring + tail
+    assert _head_scan.head_scan(body) == _reference_scans.head_scan(body)
