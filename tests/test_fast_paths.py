@@ -409,3 +409,51 @@ def test_head_scan_tokens_agree_with_the_loop(
     for "charset" ahead come into play) gives what the plain loop gives."""
     body = head + boundary + padding + middle + padding + declaring + tail
     assert _head_scan.head_scan(body) == _reference_scans.head_scan(body)
+
+
+_CONTENT_TYPES = st.sampled_from(
+    [
+        None,
+        "text/html",
+        "text/html; charset=utf-8",
+        "text/html; charset=Shift_JIS",
+        "text/html; charset=windows-1251",
+        "text/html; charset=utf-16le",
+        "text/html; charset=bogus",
+        "text/html; charset=",
+        "TEXT/HTML;CHARSET=gbk",
+        "text/plain",
+        "text/plain; charset=koi8-r",
+        "application/xhtml+xml",
+        "application/xml; charset=euc-kr",
+        "application/json",
+        "text/css; charset=big5",
+        "image/png",
+        "garbage",
+        "",
+        'text/html; charset="x-user-defined"',
+    ]
+)
+_bodies = st.tuples(
+    st.sampled_from([b"", b"\xef\xbb\xbf", b"\xfe\xff", b"\xff\xfe", b"\xef\xbb"]),
+    st.one_of(_soup, _grammar_soup),
+    st.sampled_from([b"", b"\x82\xa0\xff\xfe\x80", "приветмир".encode("cp1251"), b"\xe6\x97"]),
+).map(b"".join)
+
+
+@settings(max_examples=600, deadline=None)
+@given(body=_bodies, content_type=_CONTENT_TYPES)
+def test_decode_html_fast_path_agrees_with_the_stages(
+    body: bytes, content_type: str | None
+) -> None:
+    """decode_html's shortcut for common calls (cached per header value and per
+    declaration) gives exactly the result of the stages themselves."""
+    from browser_decode import decode_html
+    from browser_decode._api import decide, result_from_hint
+
+    expected = result_from_hint(body, decide(body, content_type))
+    for _ in range(2):  # the first call fills the caches, the second uses them
+        result = decode_html(body, content_type)
+        assert result == expected
+        assert result.provenance.to_dict() == expected.provenance.to_dict()
+        assert type(result.provenance.source) is type(expected.provenance.source)
