@@ -388,6 +388,16 @@ _PRESCAN_TOKENS: Final = re.compile(
 )
 
 
+#: A ``<meta>`` whose one attribute is ``charset`` (the group that matched is its value as
+#: written): then ``_meta`` gives "the result of getting an encoding from the attribute's
+#: value" (or, for failure, nothing, and the scan goes on after the ">").
+_CHARSET_META: Final = re.compile(
+    rb"<[Mm][Ee][Tt][Aa][\t\n\x0c\r /]+[Cc][Hh][Aa][Rr][Ss][Ee][Tt][\t\n\x0c\r ]*=[\t\n\x0c\r ]*"
+    rb"(?:\"([^\"]*)\"|'([^']*)'|([^\t\n\x0c\r >\"'][^\t\n\x0c\r >]*)(?=[\t\n\x0c\r >]))"
+    rb"[\t\n\x0c\r /]*>"
+)
+
+
 def may_declare(data: bytes) -> bool:
     """Whether a ``<meta>`` in *data* can declare an encoding at all.
 
@@ -439,9 +449,18 @@ def _scan(data: bytes) -> Declaration | None:
         ):
             # "1. Advance the position pointer so that it points at the next
             # 0x09, 0x0A, 0x0C, 0x0D, 0x20, or 0x2F byte"
-            found, position = _meta(data, position + 5, tag_start)
-            if found is not None:
-                return found
+            simple = _CHARSET_META.match(data, position)
+            if simple is not None:
+                # The steps below for the commonest tag, ``<meta charset=label>``.
+                label = isomorphic_decode(simple[simple.lastindex or 0])
+                charset = get_encoding(label)
+                if charset is not None:
+                    return Declaration(_html_override(charset), label, tag_start)
+                position = simple.end() - 1
+            else:
+                found, position = _meta(data, position + 5, tag_start)
+                if found is not None:
+                    return found
         elif data[position + 1] in _LETTERS or (
             data[position + 1] == 0x2F and _byte(data, position + 2) in _LETTERS
         ):
