@@ -137,7 +137,10 @@ def next_meta(data: bytes, position: int, in_head: bool) -> tuple[int, int, bool
                 end = check_at or length
                 position = _IN_HEAD_TOKENS.match(data, position, end).end()  # type: ignore[union-attr]
             elif position < PRESCAN_LIMIT:
-                # The scan ends at the first "<" at or after byte 1024 (below).
+                # The scan ends at the first "<" at or after byte 1024 (below): a <meta>
+                # it returns from here on starts with "<meta" (any case) before it.
+                if data[position : PRESCAN_LIMIT + 4].lower().find(b"<meta") < 0:
+                    return None
                 position = _ANY_TOKENS.match(data, position, PRESCAN_LIMIT).end()  # type: ignore[union-attr]
             if position >= length:
                 return None
