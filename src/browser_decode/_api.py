@@ -16,6 +16,7 @@ from ._hint import Body, EncodingHint, Request, Stage
 from ._infra import isomorphic_decode
 from ._prescan import PRESCAN_LIMIT, Declaration, prescan, prescan_stage
 from ._result import DecodeResult, Provenance
+from ._split import PIECES_ABOVE, decode_in_pieces
 
 __all__ = ["Body", "decide", "decode_html", "result_from_hint", "run_stages", "stages_for"]
 
@@ -236,7 +237,10 @@ def _meta_decision(found: Declaration) -> _Decision:
 
 
 def _result(body: bytes, decoder: CountingDecoder, provenance: Provenance) -> DecodeResult:
-    text, errors = decoder(body)
+    if len(body) > PIECES_ABOVE:
+        text, errors = decode_in_pieces(provenance.encoding, body, COUNTING[provenance.encoding])
+    else:
+        text, errors = decoder(body)
     if errors:
         provenance = dataclasses.replace(provenance, replacements=errors)
     return DecodeResult(text, provenance)
@@ -269,5 +273,9 @@ def result_from_hint(data: bytes, hint: EncodingHint) -> DecodeResult:
         text, errors = hint.decoded, 0
     else:
         # The decoder counts its errors as it goes: no second pass over the text.
-        text, errors = COUNTING[name](data[hint.skip :] if hint.skip else data)
+        payload = data[hint.skip :] if hint.skip else data
+        if len(payload) > PIECES_ABOVE:
+            text, errors = decode_in_pieces(name, payload, COUNTING[name])
+        else:
+            text, errors = COUNTING[name](payload)
     return DecodeResult(text, _provenance(hint, errors))
