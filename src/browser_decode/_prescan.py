@@ -540,8 +540,37 @@ def get_an_xml_encoding(data: bytes) -> Declaration | None:
     return Declaration(encoding, label, 0)
 
 
+_UTF16_XML: Final = (b"<\x00?\x00x\x00", b"\x00<\x00?\x00x")
+#: label as written -> the encoding a ``<meta charset>`` of it declares (steps 14-15
+#: applied), for the labels met (at most :data:`_LABELS_KEPT`).
+_SIMPLE_LABELS: Final[dict[bytes, tuple[Encoding, str]]] = {}
+_LABELS_KEPT: Final = 256
+
+
 def prescan(data: bytes) -> Declaration | None:
     """Run the prescan over *data* (the caller applies the 1024-byte end condition)."""
+    if not data.startswith(_UTF16_XML):
+        if not may_declare(data):
+            # What _scan ends with then (see may_declare): running out of bytes.
+            return get_an_xml_encoding(data)
+        # The commonest page first, in two C calls: tokens up to a ``<meta
+        # charset=label>`` that declares. This is the path _scan takes (its first steps
+        # are these two expressions; a label that is no encoding is left to it).
+        stop = _PRESCAN_TOKENS.match(data).end()  # type: ignore[union-attr]
+        simple = _CHARSET_META.match(data, stop)
+        if simple is not None:
+            written = simple[simple.lastindex or 0]
+            known = _SIMPLE_LABELS.get(written)
+            if known is None:
+                label = isomorphic_decode(written)
+                charset = get_encoding(label)
+                if charset is not None:
+                    known = (_html_override(charset), label)
+                    if len(_SIMPLE_LABELS) >= _LABELS_KEPT:
+                        _SIMPLE_LABELS.clear()
+                    _SIMPLE_LABELS[written] = known
+            if known is not None:
+                return Declaration(known[0], known[1], stop)
     try:
         return _scan(data)
     except _OutOfBytes:
