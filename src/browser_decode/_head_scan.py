@@ -112,93 +112,111 @@ _ANY_TOKENS: Final = re.compile(
 )
 #: Past this many bytes, the scan first checks that "charset" is still ahead at all.
 _CHECK_AT: Final = 4096
+#: The head scan reads this much first (most heads end before), all of its bytes only
+#: when that runs out.
+_FIRST_PART: Final = 8192
 
 
-def next_meta(data: bytes, position: int, in_head: bool) -> tuple[int, int, bool] | None:
+def next_meta(
+    data: bytes, position: int, in_head: bool, complete: bool = True
+) -> tuple[int, int, bool] | None:
     """The next ``<meta`` start tag that Chromium's head scan reaches from *position*.
 
     ``(lt, after, in_head)``: where the tag starts, where its name ends (the caller reads
     its attributes and resumes after its ">", with *in_head* as returned), and whether
     the head is still open; ``None`` when the scan ends first (the head has ended and
-    1024 bytes are read, or the bytes run out). The head scan and ``to_utf8_document``
-    share this walk. Only a ``<meta>`` whose bytes hold "charset" is returned (the others
-    cannot declare an encoding: see ``_prescan.may_declare``).
+    1024 bytes are read). Raises ``_OutOfBytes`` when the bytes run out first: then the
+    walk over more bytes (*data* is a prefix of them unless *complete*) goes on as the
+    walk over all of them. The head scan and ``to_utf8_document`` share this walk. A
+    ``<meta>`` that cannot declare an encoding (no "charset" in its bytes, see
+    ``_prescan.may_declare``) may be passed over.
     """
     length = len(data)
-    check_at = _CHECK_AT if position < _CHECK_AT else 0
-    try:
-        while position < length:
-            if check_at and position >= check_at:
-                # A long head: is there a "charset" ahead at all? (one C-level search)
-                if not may_declare(data[position:]):
-                    return None
-                check_at = 0
-            if in_head:
-                end = check_at or length
-                position = _IN_HEAD_TOKENS.match(data, position, end).end()  # type: ignore[union-attr]
-            elif position < PRESCAN_LIMIT:
-                # The scan ends at the first "<" at or after byte 1024 (below): a <meta>
-                # it returns from here on starts with "<meta" (any case) before it.
-                if data[position : PRESCAN_LIMIT + 4].lower().find(b"<meta") < 0:
-                    return None
-                position = _ANY_TOKENS.match(data, position, PRESCAN_LIMIT).end()  # type: ignore[union-attr]
-            if position >= length:
+    check = complete and length > _CHECK_AT
+    while position < length:
+        if check and position >= _CHECK_AT:
+            # A long head: is there a "charset" ahead at all? (one C-level search)
+            if not may_declare(data[position:]):
                 return None
-            lt = data.find(b"<", position)
-            end = length if lt < 0 else lt
-            if not _WHITESPACE_ONLY.fullmatch(data, position, end):
-                in_head = False  # character data starts the body
-            if not in_head and end >= PRESCAN_LIMIT:
+            check = False
+        if in_head:
+            end = _CHECK_AT if check else length
+            position = _IN_HEAD_TOKENS.match(data, position, end).end()  # type: ignore[union-attr]
+        elif position < PRESCAN_LIMIT:
+            # The scan ends at the first "<" at or after byte 1024 (below): a <meta> it
+            # returns from here on starts with "<meta" (any case) before it.
+            if (complete or length >= PRESCAN_LIMIT + 4) and data[
+                position : PRESCAN_LIMIT + 4
+            ].lower().find(b"<meta") < 0:
                 return None
-            if lt < 0:
-                return None
-            if data.startswith(b"<!--", lt):
-                close = data.find(b"-->", lt + 4)
+            position = _ANY_TOKENS.match(data, position, PRESCAN_LIMIT).end()  # type: ignore[union-attr]
+        if position >= length:
+            break
+        lt = data.find(b"<", position)
+        end = length if lt < 0 else lt
+        if not _WHITESPACE_ONLY.fullmatch(data, position, end):
+            in_head = False  # character data starts the body
+        if not in_head and end >= PRESCAN_LIMIT:
+            # (also when the bytes ran out: more of them would not change this)
+            return None
+        if lt < 0:
+            break
+        if data.startswith(b"<!--", lt):
+            close = data.find(b"-->", lt + 4)
+            if close < 0:
+                break
+            position = close + 3
+            continue
+        tag = _TAG.match(data, lt)
+        if tag is None:
+            if data[lt + 1 : lt + 2] in (b"!", b"?", b"/"):
+                close = data.find(b">", lt)
                 if close < 0:
-                    return None
-                position = close + 3
-                continue
-            tag = _TAG.match(data, lt)
-            if tag is None:
-                if data[lt + 1 : lt + 2] in (b"!", b"?", b"/"):
-                    close = data.find(b">", lt)
-                    if close < 0:
-                        return None
-                    position = close + 1
-                else:
-                    in_head = False  # a lone "<" is text
-                    position = lt + 1
-                continue
-            is_end, name = tag.group(1) == b"/", tag.group(2).lower()
-            position = tag.end()
-            if name == b"meta" and not is_end:
-                return lt, position, in_head  # (a head element: in_head stays)
-            position = skip_attributes(data, position) + 1
-            if name in _RAW_TEXT and not is_end:
-                end_tag = re.compile(rb"</" + re.escape(name), re.IGNORECASE).search(data, position)
-                if end_tag is None:
-                    return None
-                position = end_tag.start()
-            if name not in _HEAD_ELEMENTS and (is_end or name not in (b"html", b"head")):
-                in_head = False
-    except _OutOfBytes:
-        return None
-    return None
+                    break
+                position = close + 1
+            elif lt + 1 >= length:
+                break  # (a "<" at the end: a tag may follow)
+            else:
+                in_head = False  # a lone "<" is text
+                position = lt + 1
+            continue
+        is_end, name = tag.group(1) == b"/", tag.group(2).lower()
+        position = tag.end()
+        if name == b"meta" and not is_end:
+            return lt, position, in_head  # (a head element: in_head stays)
+        position = skip_attributes(data, position) + 1
+        if name in _RAW_TEXT and not is_end:
+            end_tag = re.compile(rb"</" + re.escape(name), re.IGNORECASE).search(data, position)
+            if end_tag is None:
+                break
+            position = end_tag.start()
+        if name not in _HEAD_ELEMENTS and (is_end or name not in (b"html", b"head")):
+            in_head = False
+    raise _OutOfBytes
 
 
 def head_scan(body: bytes) -> EncodingHint | None:
     """Find a ``<meta>`` charset in the head beyond the 1024-byte prescan."""
-    data = body[:HEAD_SCAN_LIMIT]
-    if len(data) <= PRESCAN_LIMIT:
+    if len(body) <= PRESCAN_LIMIT:
         return None  # the prescan has seen all of it
+    # The first part, then (if the walk runs out of bytes in it) the same step again
+    # over every byte the scan may read: the walk only reads forward, so both agree on
+    # whatever the first part settles.
+    data = body[:_FIRST_PART]
+    complete = len(body) <= _FIRST_PART
     position, in_head = 0, True
-    try:
-        while (tag := next_meta(data, position, in_head)) is not None:
-            lt, position, in_head = tag
-            found, position = _meta(data, position, lt)
-            if found is not None:
-                return found.hint()
-            position += 1
-    except _OutOfBytes:
-        return None
-    return None
+    while True:
+        try:
+            tag = next_meta(data, position, in_head, complete)
+            if tag is None:
+                return None
+            lt, after, in_head_after = tag
+            found, end = _meta(data, after, lt)
+        except _OutOfBytes:
+            if complete:
+                return None
+            data, complete = body[:HEAD_SCAN_LIMIT], True
+            continue
+        if found is not None:
+            return found.hint()
+        position, in_head = end + 1, in_head_after
