@@ -183,13 +183,17 @@ def decode_html(
                 found = prescan(body[:PRESCAN_LIMIT])
                 if found is not None:
                     return _result(body, *_meta_decision(found))
-                request = Request(mime, url, default_encoding, resolve_detector(None))
-                return result_from_hint(body, run_stages(_AFTER_PRESCAN, body, request))
+                # STAGES[3:]: the head scan, valid UTF-8, then detection and the default.
+                hint = head_scan(body) or valid_utf8(body)
+                if hint is None:
+                    request = Request(mime, url, default_encoding, resolve_detector(None))
+                    hint = run_stages(_DETECTION, body, request)
+                return result_from_hint(body, hint)
     return _decode(body, content_type, url, default_encoding, detector, "decode_html")
 
 
 _BOMS: Final = (b"\xef\xbb\xbf", b"\xfe\xff", b"\xff\xfe")
-_AFTER_PRESCAN: Final = STAGES[3:]
+_DETECTION: Final = STAGES[5:]
 #: A declared encoding's decoder, and the provenance of its text when it has no errors
 #: (a frozen value: one object serves every such result).
 _Decision = tuple[CountingDecoder, Provenance]
@@ -278,4 +282,26 @@ def result_from_hint(data: bytes, hint: EncodingHint) -> DecodeResult:
             text, errors = decode_in_pieces(name, payload, COUNTING[name])
         else:
             text, errors = COUNTING[name](payload)
-    return DecodeResult(text, _provenance(hint, errors))
+    if errors or hint.score is not None:
+        return DecodeResult(text, _provenance(hint, errors))
+    # One frozen provenance per kind of error-free answer (e.g. every valid UTF-8 body).
+    key = (
+        hint.encoding,
+        hint.source,
+        hint.confidence,
+        hint.label,
+        hint.offset,
+        hint.runner_up,
+        hint.detector,
+        hint.binary,
+    )
+    provenance = _BY_HINT.get(key)
+    if provenance is None:
+        provenance = _provenance(hint, 0)
+        if len(_BY_HINT) >= _CACHE_SIZE:
+            _BY_HINT.clear()
+        _BY_HINT[key] = provenance
+    return DecodeResult(text, provenance)
+
+
+_BY_HINT: Final[dict[tuple[object, ...], Provenance]] = {}
