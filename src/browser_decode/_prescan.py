@@ -410,8 +410,9 @@ def may_declare(data: bytes) -> bool:
     runs out of bytes (the prescan then tries the XML declaration) or, in the
     head scan, ends. One C-level search, instead of a Python loop over the tags.
     """
-    # (rfind: about twice as fast as ``in`` / ``find`` on markup, CPython 3.11)
-    return data.lower().rfind(b"charset") >= 0
+    # (the usual spelling first; rfind: about twice as fast as ``in`` / ``find`` on
+    # markup, CPython 3.11)
+    return b"charset" in data or data.lower().rfind(b"charset") >= 0
 
 
 def _scan(data: bytes) -> Declaration | None:
