@@ -19,7 +19,11 @@ Then runs, in turns:
   detect_encoding(body, from_html_meta=True), then bytes_to_str, and the same
   JSON Lines (the peer of issue 14);
 * our pipeline with resiliparse's decoder, and with requests-style ``.text``
-  (the header charset, else ISO-8859-1), to separate reading from decoding.
+  (the header charset, else ISO-8859-1), to separate reading from decoding;
+* ``browser-decode warc --detector charset-normalizer`` on 1 process.
+
+Every pipeline writes its JSON Lines with the same ``to_json_line`` (orjson when
+the ``[warc]`` extra is installed; ``--stdlib-json`` for the standard library's).
 
 A page is wrong when its decoded text differs from the generated document.
 Needs: pip install fastwarc resiliparse (the peers' rows are left out without them).
@@ -297,7 +301,7 @@ class _Collect:
 
 
 def timed_run(
-    path: Path, jobs: int, chunk: int, decoder: Decoder | None
+    path: Path, jobs: int, chunk: int, decoder: Decoder | None, detector: str | None = None
 ) -> tuple[float, float, bytes, int]:
     """Wall seconds, CPU seconds of this process, JSON Lines output, records of one run."""
     # Swap the decoder of the pipeline (in this process: peers run on 1 process).
@@ -308,7 +312,9 @@ def timed_run(
     try:
         sink = _Collect()
         started, cpu = time.perf_counter(), _cpu()
-        summary = _warc_run.stream([str(path)], sink, jobs=jobs, chunk_bytes=chunk)
+        summary = _warc_run.stream(
+            [str(path)], sink, jobs=jobs, chunk_bytes=chunk, detector=detector
+        )
         seconds, cpu = time.perf_counter() - started, _cpu() - cpu
     finally:
         namespace["decode_html"] = original
@@ -402,7 +408,15 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--repeat", type=int, default=2, help="best of N timed runs")
     parser.add_argument("--keep", type=Path, help="write the WARC here and keep it")
+    parser.add_argument(
+        "--stdlib-json",
+        action="store_true",
+        help="write the JSON lines of every pipeline with the standard library, not orjson",
+    )
     args = parser.parse_args()
+    if args.stdlib_json:
+        vars(_warc_run)["_ORJSON"] = None
+    serializer = "orjson" if _warc_run._ORJSON is not None else "the standard library's json"
     jobs = os.cpu_count() or 1
     with tempfile.TemporaryDirectory() as tmp:
         path = args.keep or Path(tmp) / "bench.warc.gz"
@@ -416,29 +430,38 @@ def main() -> int:
         print("pages per kind: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))
         # Tasks of ~1/8 of the file per core, so that all cores get work.
         chunk = max(size // (8 * jobs), 1 << 16)
-        peers: list[tuple[str, int, Decoder | None]] = [
-            ("browser_decode, 1 process", 1, None),
-            (f"browser_decode, {jobs} processes", jobs, None),
+        print(f"JSON lines of every pipeline written by {serializer} (to_json_line)")
+        peers: list[tuple[str, int, Decoder | None, str | None]] = [
+            ("browser_decode, 1 process", 1, None, None),
+            (f"browser_decode, {jobs} processes", jobs, None, None),
         ]
         resiliparse = resiliparse_decoder()
         pipeline = "FastWARC + resiliparse pipeline, 1 process"
         if resiliparse is None or fastwarc_resiliparse_run(path) is None:
             print("fastwarc/resiliparse: not installed (pip install fastwarc resiliparse)")
         else:
-            peers.append((pipeline, 1, resiliparse))
-            peers.append(("our pipeline, resiliparse's decoder, 1 process", 1, resiliparse))
-        peers.append(("our pipeline, requests-style .text, 1 process", 1, requests_text))
+            peers.append((pipeline, 1, resiliparse, None))
+            peers.append(("our pipeline, resiliparse's decoder, 1 process", 1, resiliparse, None))
+        peers.append(("our pipeline, requests-style .text, 1 process", 1, requests_text, None))
+        peers.append(
+            (
+                "browser_decode --detector charset-normalizer, 1 process",
+                1,
+                None,
+                "charset-normalizer",
+            )
+        )
         # Best of N, the peers taking turns, so that passing load hits all of them.
         best: dict[str, tuple[float, float, bytes, int]] = {}
         ratios: list[float] = []
         for _ in range(args.repeat):
             this: dict[str, tuple[float, float, bytes, int]] = {}
-            for name, n_jobs, decoder in peers:
+            for name, n_jobs, decoder, detector in peers:
                 if name == pipeline:
                     result = fastwarc_resiliparse_run(path)
                     assert result is not None
                 else:
-                    result = timed_run(path, n_jobs, chunk, decoder)
+                    result = timed_run(path, n_jobs, chunk, decoder, detector)
                 this[name] = result
                 if name not in best:
                     best[name] = result
@@ -447,30 +470,29 @@ def main() -> int:
                     best[name] = (min(old[0], result[0]), min(old[1], result[1]), *result[2:])
             if pipeline in this:
                 ratios.append(this[pipeline][1] / this["browser_decode, 1 process"][1])
-        rows = [(name, *best[name]) for name, _, _ in peers]
+        rows = [(name, *best[name]) for name, *_ in peers]
         ours_one, ours_all = rows[0], rows[1]
         identical = ours_all[3] == ours_one[3]
         anchor = next((row for row in rows if row[0] == pipeline), None)
         print()
         print(
             "records/s: wall clock; records/CPU-s: CPU time of all processes of the run "
-            "(less sensitive to other load on the machine)"
+            "(less sensitive to other load on the machine); ratios: to the FastWARC + "
+            "resiliparse pipeline (best of the rounds each)"
         )
-        print(f"{'pipeline':<52} {'records/s':>10} {'records/CPU-s':>14} {'vs resiliparse':>15} "
-              f"{'wrong declared':>15} {'wrong undeclared':>17}")  # fmt: skip
+        print(f"{'pipeline':<56} {'records/s':>10} {'records/CPU-s':>14} {'ratio/s':>8} "
+              f"{'ratio/CPU-s':>11} {'wrong declared':>15} {'wrong undeclared':>17}")  # fmt: skip
         declared_n = sum(n for k, n in kinds.items() if not k.startswith("undeclared"))
         undeclared_n = len(truth) - declared_n
         for name, seconds, cpu, output, records in rows:
             bad_declared, bad_undeclared, _ = wrong(output, truth)
-            single = "1 process" in name
-            per_cpu = f"{records / cpu:,.0f}"
-            ratio = "-"
+            wall_ratio = cpu_ratio = "-"
             if anchor is not None:
-                ratio = f"{anchor[1] / seconds:.2f}x"
-                if single:
-                    ratio += f" ({anchor[2] / cpu:.2f}x)"
+                wall_ratio = f"{anchor[1] / seconds:.2f}x"
+                cpu_ratio = f"{anchor[2] / cpu:.2f}x"
             print(
-                f"{name:<52} {records / seconds:>10,.0f} {per_cpu:>14} {ratio:>15} "
+                f"{name:<56} {records / seconds:>10,.0f} {records / cpu:>14,.0f} "
+                f"{wall_ratio:>8} {cpu_ratio:>11} "
                 f"{bad_declared:>7} / {declared_n:<5} {bad_undeclared:>7} / {undeclared_n}"
             )
         print()

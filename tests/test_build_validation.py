@@ -191,3 +191,32 @@ def test_legacy_spellings() -> None:
     data = encoder.encode(text)
     assert data is not None and unicodedata.normalize("NFC", text) == "Tiếng Việt"
     assert get_encoding("windows-1258").decode(data) == text  # type: ignore[union-attr]
+
+
+def test_ud_treebanks_feed_maltese_and_urdu(tmp_path: Path) -> None:
+    """``--ud``: each .conllu file is a unit of its language, made of its ``# text =``
+    sentences; other languages' treebanks and the annotation lines are not read."""
+    maltese = "Il-Gvern ħabbar li l-ħaddiema se jingħataw żieda fil-paga tagħhom."
+    urdu = "پاکستان کے وزیر اعظم نے آج ایک اہم اجلاس کی صدارت کی۔"
+    folder = tmp_path / "UD_Test"
+    folder.mkdir()
+    for part in ("train", "dev"):
+        (folder / f"mt_mudt-ud-{part}.conllu").write_text(
+            f"# sent_id = {part}-1\n# text = {maltese}\n1\tIl-Gvern\tgvern\tNOUN\t_\n\n",
+            encoding="utf-8",
+        )
+    (folder / "ur_udtb-ud-test.conllu").write_text(f"# text = {urdu}\n\n", encoding="utf-8")
+    (folder / "de_gsd-ud-test.conllu").write_text("# text = Grüße aus München.\n\n", "utf-8")
+    units = bv.ud_units([folder])
+    assert set(units) == {"mt", "ur"}
+    assert [u.name for u in units["mt"]] == [
+        "ud:UD_Test/mt_mudt-ud-dev.conllu",
+        "ud:UD_Test/mt_mudt-ud-train.conllu",
+    ]
+    assert all(u.messages == [maltese] for u in units["mt"])
+    assert units["ur"][0].messages == [urdu]
+    assert bv.Encoder("ISO-8859-3", "mt").encode(maltese) is not None
+    encoder = bv.Encoder("windows-1256", "ur")
+    legacy = encoder.prepare(urdu)
+    assert legacy == urdu.replace("\u06cc", "\u064a").replace("\u06d4", ".")
+    assert encoder.encode(urdu) is None and encoder.encode(legacy) is not None

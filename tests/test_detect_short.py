@@ -9,6 +9,7 @@ the encoding the hint names: never an output of the detector.
 from __future__ import annotations
 
 import gzip
+import math
 import random
 import zlib
 
@@ -303,9 +304,70 @@ def test_a_tie_between_encodings_giving_the_same_text_is_no_doubt() -> None:
     assert found.hint.score is not None and found.hint.score > 0.5
 
 
-def test_the_score_grows_with_the_margin() -> None:
+def test_the_score_grows_with_the_margin_and_the_evidence() -> None:
     from browser_decode._detect._calibration import calibrated
 
-    scores = [calibrated(margin / 2) for margin in range(0, 100)]
-    assert scores == sorted(scores)
-    assert calibrated(0.0) == 0.5 and calibrated(8.0) >= 0.9 > calibrated(7.0)
+    for distinct in (1, 2, 3, 10, 128):
+        scores = [calibrated(margin / 2, distinct) for margin in range(0, 200)]
+        assert scores == sorted(scores) and all(0.0 <= s <= 1.0 for s in scores)
+    for margin in (0.0, 3.0, 8.0, 20.0, math.inf):
+        scores = [calibrated(margin, distinct) for distinct in range(1, 129)]
+        assert scores == sorted(scores)
+    assert calibrated(0.0, 5) == 0.5  # a tie between two texts is a coin toss
+    assert calibrated(8.0, 2) >= 0.9 > calibrated(7.5, 2)
+    # one byte value read differently is one piece of evidence, however often it occurs
+    assert calibrated(math.inf, 1) < 0.9
+    assert calibrated(math.inf, 20) > 0.99
+
+
+def test_one_differing_byte_value_never_scores_high() -> None:
+    """Finnish ISO-8859-15 whose only byte that windows-1252 reads otherwise is 0xA8
+    (``š`` / ``¨``): however often it occurs, the two texts differ by one letter, and
+    the answer (today windows-1252, which is wrong) must not claim 0.9. A score of
+    the margin alone gave 0.98 and 1.0."""
+    text = "Näytä tiedot. Järjestelmä käynnistetään uudelleen. Valitse šekki. "
+    for repeat in (4, 16):
+        body = (text * repeat).encode("iso8859_15")
+        assert _text("windows-1252", body) != _text("ISO-8859-15", body)
+        assert _text("windows-1252", body.replace(b"\xa8", b"s")) == _text(
+            "ISO-8859-15", body.replace(b"\xa8", b"s")
+        )
+        found = evidence(body)
+        assert found.hint is not None and found.hint.score is not None
+        assert found.margin is not None and found.margin > 8.0
+        assert found.distinct == 1
+        assert found.hint.score < 0.9, found
+
+
+def test_differing_bytes_are_the_plain_computation() -> None:
+    """The table of bytes two single-byte encodings read alike is what their decoders say."""
+    from browser_decode._decoders import decode
+    from browser_decode._detect import _decoded_alike
+
+    for first in SINGLE_BYTE:
+        for second in SINGLE_BYTE:
+            want = bytes(
+                b for b in range(256) if decode(first, bytes([b])) == decode(second, bytes([b]))
+            )
+            assert _decoded_alike(first, second) == want, (first, second)
+
+
+@pytest.mark.parametrize(
+    ("text", "codec"),
+    [("\u2500" * 40, "utf-16-be"), ("\u2500" * 40, "utf-16-le"), ("%" * 40, "utf-16-le")],
+)
+def test_utf16_without_letters_is_a_coin_toss(text: str, codec: str) -> None:
+    """``%\\x00`` is ``%`` in UTF-16LE and ``\u2500`` in UTF-16BE: NULs that no letter
+    holds do not say the byte order, whichever the pre-filter picks."""
+    found = evidence(text.encode(codec))
+    assert found.hint is not None and found.hint.encoding.name.startswith("UTF-16")
+    assert found.hint.score is not None and found.hint.score < 0.9
+
+
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
+def test_utf16_text_with_letters_scores_high(codec: str) -> None:
+    for text in ("Sch\xf6ne Gr\xfc\xdfe aus M\xfcnchen, sagte er.", "Вчера мы гуляли по парку."):
+        found = evidence(text.encode(codec))
+        assert found.hint is not None and found.hint.score is not None
+        assert found.hint.encoding.name == codec.upper().replace("-LE", "LE").replace("-BE", "BE")
+        assert found.hint.score >= 0.9

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from browser_decode.warc import _archive as _warc
 from browser_decode.warc import _cli as _warc_cli
@@ -333,13 +335,22 @@ def test_cli_content_choices(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert list(read_jsonl(out)[0]) == list(_warc.FIELDS)
 
 
-def test_cli_parquet(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_parquet(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     parquet = pytest.importorskip("pyarrow.parquet")
-    archive = build(tmp_path / "a.warc.gz", CASES, gz=True)
+    archive = build(tmp_path / "a.warc.gz", CASES * 40, gz=True)
     jsonl, out = tmp_path / "pages.jsonl", tmp_path / "pages.parquet"
+    one = tmp_path / "one.parquet"
     assert run_cli(capsys, archive, "--out", jsonl, "--jobs", "1")[0] == 0
-    assert run_cli(capsys, archive, "--out", out, "--jobs", "2", "--chunk-size", "600")[0] == 0
-    assert parquet.read_table(out).to_pylist() == read_jsonl(jsonl)
+    monkeypatch.setattr(_warc_cli._ParquetSink, "BATCH", 70)  # row groups across part files
+    assert run_cli(capsys, archive, "--out", one, "--jobs", "1")[0] == 0
+    assert parquet.ParquetFile(one).metadata.num_row_groups > 3
+    for block in (16 << 20, 200):  # parts parsed by Arrow; lines over a block: by json.loads
+        monkeypatch.setattr(_warc_cli._ParquetSink, "BLOCK", block)
+        assert run_cli(capsys, archive, "--out", out, "--jobs", "2", "--chunk-size", "6000")[0] == 0
+        assert parquet.read_table(out).to_pylist() == read_jsonl(jsonl)
+        assert out.read_bytes() == one.read_bytes()  # the same file for every --jobs
 
 
 def test_all_cores_output_is_identical(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -502,3 +513,103 @@ def test_json_lines_are_utf8_and_never_fail() -> None:
     line = _warc_run.to_json_line({"t": "x\udc80é"})
     assert json.loads(line) == {"t": "x\udc80é"}
     assert line.isascii()
+
+
+# --------------------------------------------------------------------------- detectors
+
+RU_PLAIN = (
+    "<html><head><title>Новости</title></head><body>"
+    + "<p>Съешь же ещё этих мягких французских булок, да выпей чаю. "
+    "Учёные представили результаты нового исследования в Москве.</p>" * 4 + "</body></html>"
+)
+UNDECLARED: tuple[Case, ...] = tuple(
+    Case(
+        f"http://example.ru/{number}",
+        http_response(RU_PLAIN.encode("cp1251"), "Content-Type: text/html"),
+        document=RU_PLAIN,
+        encoding="windows-1251",
+        source="detected",
+    )
+    for number in range(6)
+)
+
+
+def koi8_detector(body: bytes) -> tuple[str, float]:
+    """A detector with an answer no real detector gives for these pages."""
+    return "koi8-r", 0.5
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("detector", ["builtin", "charset-normalizer"])
+def test_cli_detector_reaches_every_worker(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], jobs: str, detector: str
+) -> None:
+    """--detector decides every undeclared page, in one process and in every worker."""
+    archive = build(tmp_path / "a.warc.gz", (*CASES, *UNDECLARED), gz=True)
+    out = tmp_path / "pages.jsonl"
+    args = ["--out", out, "--jobs", jobs, "--chunk-size", "700"]
+    status, err = run_cli(capsys, archive, *args, "--detector", detector)
+    assert status == 0
+    if jobs == "2":
+        assert len(list(_warc_run.plan([str(archive)], 700))) > 4  # several tasks
+    pages = read_jsonl(out)
+    check_pages(pages, (*CASES, *UNDECLARED))  # both read these pages right
+    detected = [p for p in pages if p["source"] == "detected"]
+    assert len(detected) == len(UNDECLARED)
+    assert {p["detector"] for p in detected} == {detector}
+    assert all(p["detector"] is None for p in pages if p["source"] != "detected")
+    assert f"  detected by:\n    {detector}  " in err
+    with pytest.raises(SystemExit):  # only the two named detectors
+        _warc_cli.main([str(archive), "--out", str(out), "--detector", "chardet"])
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_callable_detector_in_the_python_api(tmp_path: Path, jobs: int) -> None:
+    """A detector callable changes the answer on undeclared pages only, in every worker."""
+    archive = build(tmp_path / "a.warc.gz", (*CASES, *UNDECLARED), gz=True)
+    results = list(
+        _warc_run.run([str(archive)], jobs=jobs, chunk_bytes=700, detector=koi8_detector)
+    )
+    pages = [json.loads(line) for r in results for line in r.jsonl.splitlines()]
+    name = f"{__name__}.koi8_detector"
+    for page in pages:
+        if page["url"].startswith("http://example.ru/") and page["url"][-1].isdigit():
+            assert (page["encoding"], page["detector"], page["score"]) == ("KOI8-R", name, 0.5)
+            assert page["html"] == RU_PLAIN.encode("cp1251").decode("koi8-r")
+        else:
+            assert page["detector"] is None
+    summary = _warc.Summary()
+    for result in results:
+        summary.add(result.summary)
+    assert summary.detectors == Counter({name: len(UNDECLARED)})
+    with pytest.raises(ValueError, match="unknown detector"):
+        next(_warc_run.run([str(archive)], detector="chardet"))
+
+
+_VALUES = (
+    st.text()
+    | st.text(st.characters(max_codepoint=0x3F))  # control characters, quotes, backslashes
+    | st.integers()
+    | st.floats()
+    | st.floats(0, 1).map(lambda x: round(x, 3))
+    | st.booleans()
+    | st.none()
+)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.dictionaries(st.text(max_size=8), _VALUES, max_size=6))
+def test_orjson_lines_are_the_standard_librarys(page: dict[str, object]) -> None:
+    """With orjson (the [warc] extra) the JSON lines are byte for byte the standard library's."""
+    assert _warc_run._ORJSON is not None  # installed by [warc], so the test compares both
+    try:
+        reference = (_warc_run._JSON.encode(page) + "\n").encode()
+    except UnicodeEncodeError:
+        reference = (_warc_run._JSON_ASCII.encode(page) + "\n").encode()
+    assert _warc_run.to_json_line(page) == reference
+    if _warc_run._same_with_orjson(page):
+        try:
+            assert _warc_run._ORJSON[0](page) == reference
+        except _warc_run._ORJSON[1]:
+            pass  # refused (a lone surrogate, a big int): to_json_line used the reference

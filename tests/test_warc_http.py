@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import gzip
 import importlib
+import re
 import zlib
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from browser_decode.warc import _cli as _warc_cli
+from browser_decode.warc._archive import _warc_fields
 from browser_decode.warc._http import (
     BrokenRecord,
+    _fields,
     content_type_essence,
     dechunk,
     decode_payload,
@@ -240,3 +245,35 @@ def test_install_commands_work_from_a_checkout() -> None:
             if "'browser-decode[" in line:
                 assert "PyPI" in line or "-e '.[" in line, (name, line)
     assert seen >= 5
+
+
+# The field grammars as regular expressions (the readers' earlier form), the reference for
+# the line-splitting readers: "named-field = field-name ":" [ field-value ]" (WARC 1.1,
+# section 4) and "field-name ":" OWS field-value OWS" (RFC 9112, section 5).
+_WARC_FIELD = re.compile(
+    rb"^(warc-type|warc-record-id|warc-target-uri|warc-date|content-length)[ \t]*:[ \t]*"
+    rb"([^\r\n]*?)[ \t]*\r?$",
+    re.IGNORECASE | re.MULTILINE,
+)
+_HTTP_FIELD = re.compile(
+    rb"^(content-type|transfer-encoding|content-encoding)[ \t]*:(.*)$", re.IGNORECASE | re.MULTILINE
+)
+_PIECES = [
+    b"\r", b"\n", b"\r\n", b" ", b"\t", b":", b"a", b"1", b"\xc3\xa9", b"\xff", b"WARC-Type",
+    b"warc-DATE", b"Content-Length", b"content-type", b"Transfer-Encoding", b"CONTENT-ENCODING",
+    b"WARC-Target-URI", b"WARC-Record-ID", b"text/html; charset=utf-8",
+]  # fmt: skip
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=40))
+def test_field_readers_follow_the_field_grammar(pieces: list[bytes]) -> None:
+    header = b"".join(pieces)
+    warc: dict[str, str] = {}
+    for name, value in _WARC_FIELD.findall(header):
+        warc.setdefault(name.lower().decode(), value.decode("utf-8", "replace"))
+    assert _warc_fields(header) == warc
+    http: dict[str, list[str]] = {}
+    for name, value in _HTTP_FIELD.findall(header):
+        http.setdefault(name.lower().decode(), []).append(value.strip(b" \t\r").decode("latin-1"))
+    assert _fields(header) == http

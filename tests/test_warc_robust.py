@@ -9,6 +9,7 @@ sent signals; no process it started may survive.
 from __future__ import annotations
 
 import gzip
+import itertools
 import json
 import os
 import signal
@@ -512,3 +513,81 @@ def test_a_skipped_record_running_over_many_members(tmp_path: Path, gz: bool, he
     assert all(r.problem is None for r in found[1:])
     if heads:
         check_pages(read(path)[0], PAGE_CASES)
+
+
+def _members(data: bytes, cuts: list[int]) -> bytes:
+    """*data* cut at *cuts* (offsets), each piece its own gzip member."""
+    bounds = sorted({min(max(c, 0), len(data)) for c in cuts} | {0, len(data)})
+    return b"".join(gzip.compress(data[a:b], mtime=0) for a, b in itertools.pairwise(bounds))
+
+
+def _read_all(path: Path) -> tuple[list[object], list[dict[str, object]], _warc.Summary]:
+    summary = _warc.Summary()
+    pages = list(_warc.read_pages(str(path), summary=summary))
+    index = [
+        item if isinstance(item, str) else (item.position, item.length, item.problem, item.uri)
+        for item in _warc.iter_records(str(path), heads=False)
+    ]
+    return index, pages, summary
+
+
+@settings(
+    max_examples=int(os.environ.get("WARC_FUZZ_EXAMPLES", "60")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    compressed=st.booleans(),
+    edits=st.lists(
+        st.tuples(st.integers(0, 1 << 16), st.integers(0, 40), st.binary(max_size=12)), max_size=6
+    ),
+    shifts=st.lists(st.integers(-300, 300), max_size=4),
+    step=st.sampled_from([1 << 20, 1 << 20, 300]),
+)
+def test_fuzz_whole_member_reads_as_the_stream(
+    tmp_path_factory: pytest.TempPathFactory,
+    compressed: bool,
+    edits: list[tuple[int, int, bytes]],
+    shifts: list[int],
+    step: int,
+) -> None:
+    """The fast path (a gzip member holding one record, inflated whole) gives exactly what
+    the streaming parser gives, on mutated gzip bytes and on mutated records cut into
+    members anywhere (a member holding part of a record, two records, junk), also when
+    members inflate to more than one step (the stream goes on where the fast path stopped)."""
+    plain = bytearray(_ARCHIVE)
+    if compressed:
+        data = bytearray(_ARCHIVE_GZ)
+    else:
+        for position, cut, insert in edits:
+            position %= len(plain) + 1
+            plain[position : position + cut] = insert
+        ends = list(itertools.accumulate(map(len, records(CASES))))
+        cuts = [end + shifts[n % len(shifts)] if shifts else end for n, end in enumerate(ends)]
+        data = bytearray(_members(bytes(plain), cuts))
+    if compressed:
+        for position, cut, insert in edits:
+            position %= len(data) + 1
+            data[position : position + cut] = insert
+    path = tmp_path_factory.mktemp("whole") / "f.warc.gz"
+    path.write_bytes(bytes(data))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_warc, "_INFLATE_STEP", step)  # 300: members bigger than a step
+        fast = _read_all(path)
+        patch.setattr(_warc._GzipStream, "member", lambda self: None)
+        assert _read_all(path) == fast
+
+
+@pytest.mark.parametrize("gz", [False, True], ids=["plain", "gzip"])
+def test_content_length_of_non_ascii_digits_is_no_length(tmp_path: Path, gz: bool) -> None:
+    """ "Content-Length = 1*DIGIT": "1²" (which str.isdigit accepts and int() refuses) and
+    "٣" (an Arabic-Indic three) make the header no record, never a crash."""
+    good = records(PAGE_CASES[:1])
+    odd = [
+        b"WARC/1.1\r\nWARC-Type: response\r\nContent-Length: " + length + b"\r\n\r\nx\r\n\r\n"
+        for length in ("1²".encode(), "٣".encode())
+    ]
+    pages, summary = read(write(tmp_path / "a.warc", [odd[0], *good, odd[1], *good], gz))
+    check_pages(pages, PAGE_CASES[:1] * 2)
+    assert summary.records == 2
+    assert sum(summary.skipped.values()) == 2

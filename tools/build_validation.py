@@ -24,6 +24,12 @@ CLDR/babel locale data, not Debian's iso-codes translations):
   (``--man-dir``), rendered to plain text with ``man``; GPL-2+ and the
   licences of the upstream pages (listed in ``/usr/share/doc/manpages-*/copyright``).
   Used when ``man`` is installed.
+* ``ud``: for the languages the two sources above hardly hold (Maltese, Urdu), the
+  sentences (``# text =`` lines) of Universal Dependencies treebanks given with
+  ``--ud`` (a folder of ``<lang>_<name>-ud-<part>.conllu`` files, e.g. a clone of
+  ``UniversalDependencies/UD_Maltese-MUDT``, CC BY-SA 4.0, or ``UD_Urdu-UDTB``,
+  CC BY-NC-SA 4.0: newspaper and other written text annotated by the treebanks'
+  authors). Each ``.conllu`` file (train, dev, test) is one unit.
 
 Splits: every source unit (a catalog of one package in one language, or the
 man pages of one section in one language) goes to one split only, greedily
@@ -54,7 +60,9 @@ windows-1252, curly quotes for ISO-8859-15), with two exceptions that follow
 what legacy pages did: Romanian comma-below letters (ș ț) are written with the
 cedilla letters (ş ţ) where the encoding lacks them, and Vietnamese in
 windows-1258 is written as the encoding composes it (base letter plus
-combining tone mark, where the precomposed letter is missing). The truth of a
+combining tone mark, where the precomposed letter is missing), and Persian and Urdu
+in windows-1256 and ISO-8859-6 write yeh (U+06CC) as the Arabic yeh (U+064A) and the
+Urdu full stop (U+06D4) as ".". The truth of a
 sample is ``get_encoding(encoding).decode(file bytes)``; the builder checks that
 it equals the text it encoded.
 
@@ -65,11 +73,12 @@ tables; multi-byte ones with Python's codecs (``gbk``, ``gb18030``,
 
 Each split has ``manifest.jsonl``: one JSON object per sample, ``{"file",
 "encoding", "language", "size", "kind", "source"}``; ``source`` is
-``gettext:<dir>/<domain>+...`` or ``man:<dir>/<section>+...`` for the units the
+``gettext:<dir>/<domain>+...``, ``man:<dir>/<section>+...`` or
+``ud:<folder>/<file>+...`` for the units the
 sample's messages come from.
 
     python tools/build_validation.py [--out DIR] [--seed 13] [--per 3] [--locale-dir DIR]
-                                     [--man-dir DIR] [--no-man]
+                                     [--man-dir DIR] [--no-man] [--ud DIR ...]
 
 Deterministic for a given seed and set of installed catalogs.
 """
@@ -175,6 +184,9 @@ MIN_POOL = 3000  # characters of usable text a pair needs in a split
 _SPACES = re.compile(r"\s+")
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ufffd]")
 _ROMANIAN = str.maketrans("ȘșȚț", "ŞşŢţ")
+#: Persian/Urdu yeh (U+06CC) and the Urdu full stop (U+06D4), which windows-1256 lacks,
+#: as pages in it wrote them: Arabic yeh (U+064A) and ".".
+_ARABIC_SCRIPT = str.maketrans("\u06cc\u06d4", "\u064a.")
 
 
 @dataclass
@@ -279,6 +291,28 @@ def man_units(man_dir: Path) -> dict[str, list[Unit]]:
     return units
 
 
+#: treebank file prefix (ISO 639-1) -> our language code, for the languages ``--ud`` may feed.
+UD_LANGUAGES = {"mt": "mt", "ur": "ur"}
+
+
+def ud_units(folders: list[Path]) -> dict[str, list[Unit]]:
+    """language -> one unit per ``.conllu`` file: its sentences (``# text = ...``)."""
+    units: dict[str, list[Unit]] = defaultdict(list)
+    for folder in folders:
+        for path in sorted(folder.glob("*.conllu")):
+            language = UD_LANGUAGES.get(path.name.split("_", 1)[0])
+            if language is None:
+                continue
+            unit = Unit(f"ud:{folder.name}/{path.name}")
+            with open(path, encoding="utf-8") as f:
+                for line in f:
+                    if line.startswith("# text =") and (text := clean(line[8:])):
+                        unit.messages.append(text)
+            if unit.messages:
+                units[language].append(unit)
+    return units
+
+
 def split_units(units: list[Unit]) -> dict[str, list[Unit]]:
     """Disjoint splits, greedily balanced by size; a message in both stays in ``report``."""
     chosen: dict[str, list[Unit]] = {split: [] for split in SPLITS}
@@ -327,6 +361,8 @@ class Encoder:
         """The text as a legacy page in this encoding writes it (see the docstring)."""
         if self.language == "ro" and self._table is not None and ord("ș") not in self._table:
             text = text.translate(_ROMANIAN)
+        if self.language in ("fa", "ur") and self._table is not None and 0x6CC not in self._table:
+            text = text.translate(_ARABIC_SCRIPT)
         if self.name == "windows-1258" and self._table is not None:
             text = "".join(self._compose_1258(char) for char in text)
         return text
@@ -558,11 +594,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--locale-dir", type=Path, default=Path("/usr/share/locale"))
     parser.add_argument("--man-dir", type=Path, default=Path("/usr/share/man"))
     parser.add_argument("--no-man", action="store_true", help="gettext catalogs only")
+    parser.add_argument(
+        "--ud",
+        type=Path,
+        action="append",
+        default=[],
+        help="a folder of Universal Dependencies .conllu files (Maltese, Urdu); repeatable",
+    )
     args = parser.parse_args(argv)
     units = gettext_units(args.locale_dir)
     if not args.no_man:
         for language, more in man_units(args.man_dir).items():
             units.setdefault(language, []).extend(more)
+    for language, more in ud_units(args.ud).items():
+        units.setdefault(language, []).extend(more)
     build(args.out, units, seed=args.seed, per=args.per)
     return 0
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import codecs
 import math
 import re
+from functools import cache
 from typing import Final, NamedTuple
 
 from .._decoders import decode
@@ -29,7 +30,7 @@ from .._get_an_encoding import ENCODINGS
 from .._hint import EncodingHint
 from .._result import Confidence, Source
 from .._split import decode_utf8_strict
-from ._calibration import calibrated, calibrated_prefilter
+from ._calibration import calibrated, calibrated_prefilter, calibrated_utf16
 from ._hints import default_encoding_of, tld_encoding
 from ._models import SINGLE_BYTE
 from ._rank import DEFAULT_BONUS, HINT_BONUS, _Ranked, prefer, rank_candidates
@@ -133,6 +134,9 @@ class Evidence(NamedTuple):
     margin: float | None = None
     #: how many bytes 0x80-0xFF were scored
     high: int = 0
+    #: how many distinct byte values the winner and that candidate read as different
+    #: characters (every one against a multi-byte candidate or a stand-in)
+    distinct: int = 0
 
 
 def evidence(
@@ -141,7 +145,7 @@ def evidence(
     """:func:`detect`, with the margin and amount of evidence behind its score."""
     utf16 = utf16_without_bom(body)
     if utf16 is not None:
-        return Evidence(_hint(utf16[0], calibrated_prefilter(utf16[1]), None))
+        return Evidence(_hint(utf16[0], calibrated_utf16(body, *utf16), None))
     data = sample(body)
     if b"\x1b" in data and ascii_with_iso_2022_jp_escapes(data):
         return Evidence(_hint("ISO-2022-JP", calibrated_prefilter(1.0), None))
@@ -185,13 +189,13 @@ def evidence(
     best = ranked[0]
     second = ranked[1] if len(ranked) > 1 else None
     name = hinted[best.name].name if best.name in hinted else best.name
-    margin = _margin(ranked, high)
+    margin, distinct = _margin(ranked, high)
     hint = _hint(
         name,
-        calibrated(margin),
+        calibrated(margin, distinct),
         second.name if second is not None and second.name else None,
     )
-    return Evidence(hint, margin, len(high))
+    return Evidence(hint, margin, len(high), distinct)
 
 
 def _tie_beyond(ranked: list[_Ranked], high: bytes, every: bytes) -> bool:
@@ -208,24 +212,34 @@ def _tie_beyond(ranked: list[_Ranked], high: bytes, every: bytes) -> bool:
     return decode(a, present) != decode(b, present)
 
 
-def _margin(ranked: list[_Ranked], high: bytes) -> float:
-    """The lead of the best candidate over the best one that gives another text.
+@cache
+def _decoded_alike(a: str, b: str) -> bytes:
+    """The bytes that single-byte encodings *a* and *b* decode to the same character."""
+    every = bytes(range(256))
+    return bytes(
+        x for x, y, z in zip(every, decode(a, every), decode(b, every), strict=True) if y == z
+    )
+
+
+def _margin(ranked: list[_Ranked], high: bytes) -> tuple[float, int]:
+    """The lead of the best candidate over the best one that gives another text, and
+    how many distinct byte values of *high* (the bytes 0x80-0xFF) the two read as
+    different characters: the evidence the lead rests on.
 
     Candidates that decode the sample's bytes 0x80-0xFF exactly as the winner
     does give the same text: their scores say nothing about being right. A
     stand-in (the upper bound of candidates not scored exactly) always counts.
+    Against a multi-byte candidate or a stand-in, every distinct byte is evidence.
     """
     best = ranked[0]
-    present = bytes(sorted(set(high)))
-    text = None
     for other in ranked[1:]:
         if other.exact and other.name in SINGLE_BYTE and best.name in SINGLE_BYTE:
-            if text is None:
-                text = decode(best.name, present)
-            if decode(other.name, present) == text:
+            differing = high.translate(None, _decoded_alike(best.name, other.name))
+            if not differing:
                 continue
-        return best.score - other.score
-    return math.inf
+            return best.score - other.score, len(set(differing))
+        return best.score - other.score, len(set(high))
+    return math.inf, len(set(high))
 
 
 def _binary(body: bytes, url: str | None, default_encoding: str | None) -> EncodingHint:

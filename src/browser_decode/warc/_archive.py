@@ -27,6 +27,7 @@ from typing import Any, BinaryIO, Final, Literal
 
 from .._api import decode_html
 from .._decode_body import decode_body
+from .._detect._external import Detector, DetectorArg, resolve_detector
 from ._http import (
     MAX_BODY,
     BrokenRecord,
@@ -65,6 +66,8 @@ class Summary:
     sources: Counter[str] = field(default_factory=Counter)
     with_replacements: int = 0
     skipped: Counter[str] = field(default_factory=Counter)
+    #: Detected pages (source ``detected``) by the detector that decided them.
+    detectors: Counter[str] = field(default_factory=Counter)
 
     def add(self, other: Summary) -> None:
         self.records += other.records
@@ -73,6 +76,7 @@ class Summary:
         self.sources.update(other.sources)
         self.with_replacements += other.with_replacements
         self.skipped.update(other.skipped)
+        self.detectors.update(other.detectors)
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,6 +338,53 @@ class _GzipStream(_Stream):
             if out:
                 return out
 
+    def member(self) -> tuple[bytes, int, int] | None:
+        """The next gzip member inflated whole, with its file start and end; or ``None``.
+
+        The fast path for archives of one member per record: only at a member
+        boundary with nothing buffered, and only for a member that inflates without
+        error to at most :data:`_INFLATE_STEP` bytes. Otherwise ``None``, and the
+        stream reads on as if it had read what this read (a bigger member goes on
+        from where this stopped; a corrupt one is read again).
+        """
+        if self.decompressor is not None or self.at != self.end or self.ended:
+            return None
+        if len(self.feed) < 2:
+            self.feed += self._read()
+        feed = self.feed
+        if not feed.startswith(_GZIP_MAGIC):
+            return None
+        start = self.fed_end - len(feed)
+        decompressor = _decompressobj(16 + zlib.MAX_WBITS)
+        try:
+            out: bytes = decompressor.decompress(feed, _INFLATE_STEP)
+            while not (decompressor.eof or decompressor.unconsumed_tail) and (
+                len(out) < _INFLATE_STEP
+            ):
+                more = self._read()  # the member goes on in the next piece of the file
+                if not more:
+                    break
+                feed += more
+                out += decompressor.decompress(more, _INFLATE_STEP - len(out))
+        except _INFLATE_ERRORS:
+            self.feed = feed  # read it again as a stream, which says where it breaks
+            return None
+        if not decompressor.eof:
+            # A bigger member (or the file ends inside it): the stream goes on from here,
+            # with what was inflated buffered, as if it had read it.
+            self.decompressor = decompressor
+            self.units.append([self.end, start, -1])
+            self.buf += out
+            self.feed = decompressor.unconsumed_tail
+            return None
+        self.feed = decompressor.unused_data
+        return out, start, self.fed_end - len(self.feed)
+
+    def push(self, data: bytes, start: int, end: int) -> None:
+        """Buffer a member that :meth:`member` gave (file bytes ``[start, end)``) for the parser."""
+        self.units.append([self.end, start, end])
+        self.buf += data
+
     def _unit(self, logical: int) -> list[int]:
         index = bisect.bisect_right(self.units, logical, key=lambda unit: unit[0]) - 1
         return self.units[max(index, 0)]
@@ -438,18 +489,88 @@ class Record:
 # "named-field = field-name ":" [ field-value ]" (WARC 1.1, section 4); names are
 # case-insensitive. Only the five fields read here are decoded; continuation lines are
 # not used by any of them.
-_WARC_FIELDS: Final = re.compile(
-    rb"^(warc-type|warc-record-id|warc-target-uri|warc-date|content-length)[ \t]*:[ \t]*"
-    rb"([^\r\n]*?)[ \t]*\r?$",
-    re.IGNORECASE | re.MULTILINE,
-)
+_WARC_FIELDS: Final = {
+    name.encode(): name
+    for name in ("warc-type", "warc-record-id", "warc-target-uri", "warc-date", "content-length")
+}
 
 
 def _warc_fields(header: bytes) -> dict[str, str]:
+    """The first value of each of the five fields read, by lowercase name.
+
+    A line is ``name [ \t]* ":" [ \t]* value [ \t]* [CR]``; a value holding a CR
+    elsewhere is no value (the line is ignored).
+    """
     fields: dict[str, str] = {}
-    for name, value in _WARC_FIELDS.findall(header):
-        fields.setdefault(name.lower().decode("ascii"), value.decode("utf-8", "replace"))
+    for line in header.split(b"\n"):
+        name, colon, value = line.partition(b":")
+        if not colon:
+            continue
+        key = _WARC_FIELDS.get(name.rstrip(b" \t").lower())
+        if key is None or key in fields:
+            continue
+        value = value.lstrip(b" \t")
+        if value.endswith(b"\r"):
+            value = value[:-1]
+        if b"\r" not in value:
+            fields[key] = value.rstrip(b" \t").decode("utf-8", "replace")
     return fields
+
+
+def _digits(value: str) -> bool:
+    # "Content-Length = 1*DIGIT" (WARC 1.1, section 5.3): ASCII digits only ("²" is no length).
+    return value.isascii() and value.isdigit()
+
+
+def _whole_record(
+    data: bytes,
+    start: int,
+    end: int,
+    heads: bool,
+    keep: Callable[[str, bytes], bool] | None,
+    limit: int,
+) -> Record | None:
+    """The record of a gzip member that holds exactly one well-formed record, else ``None``.
+
+    *data* is the member inflated, ``[start, end)`` its place in the file. The record
+    must be what the streaming parser would find there: a version line and header
+    within :data:`_HEADER_LIMIT`, a Content-Length, and the block followed by CRLF
+    CRLF where the member ends. Anything else is left to the streaming parser.
+    """
+    if not data.startswith(_VERSION):
+        return None
+    header_end = data.find(b"\r\n\r\n", 0, _HEADER_LIMIT + 4)
+    if header_end == -1:
+        return None
+    header = data[:header_end]
+    if _VERSION_LINE.match(header) is None:
+        return None
+    fields = _warc_fields(header)
+    length_field = fields.get("content-length", "")
+    if not _digits(length_field):
+        return None
+    length = int(length_field)
+    block_start = header_end + 4
+    block_end = block_start + length
+    if len(data) != block_end + len(_TRAILER) or not data.endswith(_TRAILER):
+        return None
+    record = Record(
+        position=start,
+        length=end - start,
+        type=fields.get("warc-type", "unknown"),
+        record_id=fields.get("warc-record-id"),
+        uri=fields.get("warc-target-uri"),
+        date=fields.get("warc-date"),
+        content_length=length,
+    )
+    if heads:
+        record.head = data[block_start : block_start + min(length, HEAD_BYTES)]
+        if keep is None or keep(record.type, record.head):
+            if length <= limit:
+                record.block = data[block_start:block_end]
+            else:
+                record.too_large = True
+    return record
 
 
 def _ends_well(stream: _Stream) -> int | None:
@@ -517,11 +638,23 @@ def _parse(
     limit: int,
 ) -> Iterator[Record | str]:
     in_junk = False  # inside a stretch already reported
+    members = stream if isinstance(stream, _GzipStream) else None
     while True:
         record: Record | None = None
         try:
             stream.mark()
             stream.prune()
+            # The common case first: a gzip member that holds exactly one record.
+            if members is not None and (whole := members.member()) is not None:
+                record = _whole_record(*whole, heads, keep, limit)
+                if record is None:
+                    members.push(*whole)  # not one well-formed record: read it as a stream
+                else:
+                    if stop is not None and record.position >= stop:
+                        return
+                    in_junk = False
+                    yield record
+                    continue
             if not stream.need(len(_VERSION)):
                 if stream.end > stream.at and not in_junk:
                     yield "broken archive (bytes that are no WARC record)"
@@ -535,7 +668,7 @@ def _parse(
                 header_end = None
             fields = {} if header_end is None else _warc_fields(header)
             length_field = fields.get("content-length", "")
-            if header_end is None or not length_field.isdigit():
+            if header_end is None or not _digits(length_field):
                 if header_end is None and stream.ended and stream.peek(5) == b"WARC/":
                     yield "broken archive (the file ends inside a WARC header)"
                     return
@@ -659,9 +792,17 @@ def wanted(record_type: str, head: bytes) -> bool:
 
 
 def page_of(
-    record: Record, content: Content = "html", *, path: str | None = None, limit: int = MAX_BODY
+    record: Record,
+    content: Content = "html",
+    *,
+    path: str | None = None,
+    limit: int = MAX_BODY,
+    detector: DetectorArg = None,
 ) -> dict[str, Any] | str:
-    """The output record for one WARC record, or the reason it is skipped."""
+    """The output record for one WARC record, or the reason it is skipped.
+
+    *detector* is ``decode_html``'s: who guesses the encoding of undeclared pages.
+    """
     if record.type != "response":
         return f"not a response ({record.type[:40]})"
     if record.problem is not None:
@@ -683,9 +824,13 @@ def page_of(
         return f"not HTML ({essence_of(response.content_type)})"
     try:
         if kind == "html":
-            text, provenance = decode_html(body, response.content_type, url=record.uri)
+            text, provenance = decode_html(
+                body, response.content_type, url=record.uri, detector=detector
+            )
         else:
-            text, provenance = decode_body(body, response.content_type, url=record.uri)
+            text, provenance = decode_body(
+                body, response.content_type, url=record.uri, detector=detector
+            )
         extracted = html_to_text(text) if content == "text" else None
     except Exception as error:  # a bug, never bad input: keep the run going, count it
         return f"internal error ({type(error).__name__}; please report)"
@@ -726,6 +871,7 @@ def read_pages(
     summary: Summary | None = None,
     progress: Callable[[int, int], None] | None = None,
     limit: int = MAX_BODY,
+    detector: DetectorArg = None,
 ) -> Iterator[dict[str, Any]]:
     """The decoded pages of one WARC file (or of a :class:`Task`'s range).
 
@@ -736,10 +882,14 @@ def read_pages(
     given); records that give no page are counted in ``summary.skipped`` by
     reason. A record whose block or decoded body is over *limit* bytes is
     skipped as "too large". *progress* is called now and then with (records
-    read since the last call, current byte offset).
+    read since the last call, current byte offset). *detector* is
+    :func:`decode_html`'s (``None`` or ``"builtin"``, ``"charset-normalizer"``, a
+    callable): it decides the undeclared pages, and a detected page's ``detector``
+    field names it.
     """
     if content not in CONTENTS:
         raise ValueError(f"content must be one of {CONTENTS}, not {content!r}")
+    resolved: Detector = resolve_detector(detector)  # a bad argument fails here, once
     summary = Summary() if summary is None else summary
     since = 0
     records = iter_records(path, start, stop, align=align, keep=wanted, limit=limit)
@@ -755,13 +905,15 @@ def read_pages(
             summary.skipped[item] += 1
             continue
         summary.records += 1
-        page = page_of(item, content, path=path, limit=limit)
+        page = page_of(item, content, path=path, limit=limit, detector=resolved)
         if isinstance(page, str):
             summary.skipped[page] += 1
         else:
             summary.pages += 1
             summary.encodings[page["encoding"]] += 1
             summary.sources[page["source"]] += 1
+            if page["detector"] is not None:
+                summary.detectors[page["detector"]] += 1
             summary.with_replacements += page["replacements"] > 0
             yield page
         since += 1

@@ -22,7 +22,7 @@ from .._content_coding import (
     undo_content_codings,
 )
 from .._extract_mime_type import extract_mime_type
-from .._infra import ascii_lowercase, isomorphic_decode
+from .._infra import isomorphic_decode
 
 #: The default cap on one record's block and on its decoded body (64 MiB):
 #: a record over it is skipped as "too large", never cut.
@@ -61,9 +61,9 @@ _HEX: Final = re.compile(rb"[0-9A-Fa-f]{1,16}")
 
 # A header line ("field-name ":" OWS field-value OWS", RFC 9112 section 5) of the
 # three fields this module reads; names are case-insensitive.
-_WANTED: Final = re.compile(
-    rb"^(content-type|transfer-encoding|content-encoding)[ \t]*:(.*)$", re.IGNORECASE | re.MULTILINE
-)
+_WANTED: Final = {
+    name.encode(): name for name in ("content-type", "transfer-encoding", "content-encoding")
+}
 
 
 class BrokenRecord(Exception):
@@ -107,9 +107,12 @@ def _split(block: bytes) -> tuple[bytes, int]:
 def _fields(head: bytes) -> dict[str, list[str]]:
     # Only three fields matter here; the others are never decoded.
     headers: dict[str, list[str]] = {}
-    for name, value in _WANTED.findall(head):
-        key = ascii_lowercase(isomorphic_decode(name))
-        headers.setdefault(key, []).append(isomorphic_decode(value.strip(b" \t\r")))
+    for line in head.split(b"\n"):
+        name, colon, value = line.partition(b":")
+        if colon:
+            key = _WANTED.get(name.rstrip(b" \t").lower())
+            if key is not None:
+                headers.setdefault(key, []).append(isomorphic_decode(value.strip(b" \t\r")))
     return headers
 
 
