@@ -334,8 +334,9 @@ def _html_override(encoding: Encoding) -> Encoding:
 # loops would, so a loop can start from where they stop. Each alternative either
 # consumes a complete token, ending where the loop's step ends, or fails; the
 # alternatives are told apart by their first bytes and each is deterministic (no
-# backtracking can give another reading of the same bytes), and every lookahead at the
-# end of a token is positive, so matching with an ``endpos`` only ever stops early.
+# backtracking can give another reading of the same bytes), and a token matches only
+# when all the bytes its step reads are there (a lookahead past its last byte is
+# positive; the negative ones look within it), so an ``endpos`` only stops it early.
 # Anything else (running out of bytes, the rare shapes) is left to the loop.
 
 #: "get an attribute" (HTML §13.2.3.2), one attribute after the leading spaces and
