@@ -22,6 +22,7 @@ from browser_decode._decoders import (
     _euc_kr,
     _gb18030,
     _iso_2022_jp,
+    _measured,
     _multibyte,
     _shift_jis,
 )
@@ -208,6 +209,63 @@ def test_codec_character_from_agreeing_and_differing_sequences(
     text = filler.encode(codec, "ignore")
     data = same + text[:30000] + b" " + same + differing + same + b" " + text + differing
     assert fast(name)(data) == MODULES[name].reference_decode(data)
+
+
+@pytest.mark.parametrize("name", sorted(set(MODULES) - {"GBK", "ISO-2022-JP"}))
+def test_token_table_from_index_slices_equals_the_pair_by_pair_table(name: str) -> None:
+    """TokenDecoder.by_value is built from slices of the indexes (index_row); the table
+    built pair by pair through the spec's pointer formulas (build) must give the same
+    output for every token of one and two bytes, and nothing else."""
+    tokens = MODULES[name].TOKENS
+    want: list[str | None] = [None] * 0x10001
+    for token, text in tokens.table.items():
+        want[int.from_bytes(token, "big")] = text
+    got = tokens.values()
+    assert len(got) == len(want)
+    assert [(hex(at), got[at], text) for at, text in enumerate(want) if got[at] != text] == []
+
+
+@pytest.mark.parametrize(
+    "name", sorted(FAST_DECODERS := {"gb18030", "Big5", "EUC-JP", "Shift_JIS", "EUC-KR"})
+)
+def test_token_table_rows_built_on_first_use(name: str) -> None:
+    """A fresh decoder builds the rows of its token table one by one, as sparse errors
+    need them (the handler's single tokens), then all at once for a stretch of dense
+    errors: the output is the standard's at every stage."""
+    module = MODULES[name]
+    shared = module.FAST_GBK if name == "gb18030" else module.FAST
+    old = shared.tokens
+    tokens = _multibyte.TokenDecoder(
+        old.multi, old.singles, old.separator, old.build, old.leads, old.row, old.compute,
+        old.resync, old.legit,
+    )  # fmt: skip
+    decoder = _multibyte.FastDecoder(
+        shared.codec,
+        tokens,
+        max_length=shared._max_length,
+        patch_all=shared._patch_all,
+        deferred=shared._deferred,
+        errors=f"test.rows.{shared.codec}",
+    )
+    rng = random.Random(f"rows-{name}")
+    text = valid_text(name, rng, 3000)
+    errors = [b"\xff ", b"\xa1 ", b"\x81 ", b"\xe0 ", b"\xc8 "]  # (a boundary after each)
+    kana = ["".join(chr(rng.randrange(0x3041, 0x3094)) for _ in range(100)) for _ in range(8)]
+    codec = CODECS.get(name, "gbk")  # (kana: two bytes in all five, no JIS X 0212)
+    sparse = b"".join(f"<p>{kana[at]}</p>".encode(codec) + errors[at % 5] for at in range(8))
+    assert decoder(sparse) == module.reference_decode(sparse)
+
+    def built() -> list[int]:
+        return [lead for lead in tokens.leads if tokens.by_value[(lead << 8) | 0x20] is not None]
+
+    assert 0 < len(built()) < 6  # (the leading bytes of the errors: one row each)
+    dense = text[:2000] + random_bytes(rng, 3000) + text
+    assert decoder(dense) == module.reference_decode(dense)
+    assert len(built()) > 40  # (the leading bytes of the random bytes)
+    want = tokens.values()
+    for lead in built():
+        row = slice(lead << 8, (lead + 1) << 8)
+        assert tokens.by_value[row] == want[row]
 
 
 def test_reference_decoder_restores_bytes() -> None:
@@ -579,3 +637,162 @@ def test_stop_byte_is_never_part_of_a_codec_sequence(name: str) -> None:
         for data in (bytes([stop]), bytes([lead, stop]), bytes([0x8F, lead, stop])):
             with pytest.raises(UnicodeDecodeError):
                 decode(data)
+
+
+# -- recorded codec measurements (_measured.py, tools/gen_tables.py) ----------------------------
+
+
+@pytest.mark.parametrize("name", sorted(FAST_DECODERS))
+def test_recorded_fixes_are_what_the_comparison_finds(name: str) -> None:
+    """Where this Python's codec has a recorded fingerprint, the record is exactly what the
+    exhaustive comparison finds now (tools/gen_tables.py --check also fails where it has
+    none); and the fingerprint is the one the comparison's layout gives."""
+    decoder = FAST_DECODERS[name]
+    measured = decoder.measure()
+    fingerprint = _multibyte.codec_fingerprint(decoder.codec, measured.layout, decoder._deferred)
+    key = decoder.key
+    recorded = _multibyte.recorded_fixes(
+        decoder.codec, decoder._max_length, decoder._patch_all, decoder._deferred
+    )
+    records = _measured.MEASURED.get(key, ())
+    if recorded is None:
+        assert all(record[0] != fingerprint for record in records)
+    else:
+        assert recorded[0] == measured
+        assert any(record[0] == fingerprint for record in records)
+    assert decoder.fixes == measured
+
+
+def test_recorded_iso_2022_jp_fixes_are_what_the_comparison_finds() -> None:
+    found = _iso_2022_jp.fingerprint()
+    records = [record for record in _measured.ISO_2022_JP if record[0] == found]
+    replace, suspects = _iso_2022_jp.measure()
+    assert all((record[1], frozenset(record[2])) == (replace, suspects) for record in records)
+    fixes, got = _iso_2022_jp._codec_fixes()
+    assert (fixes.replace, got) == (replace, suspects)
+
+
+def _wrapped_codec(name: str, base: str, old: bytes, new: bytes) -> None:
+    """Register codec *name*: *base*'s decoder, which decodes the sequence *old* as
+    *new* (of the same length)."""
+    info = codecs.lookup(base)
+
+    def decode(data: bytes, errors: str = "strict") -> tuple[str, int]:
+        return info.decode(bytes(data).replace(old, new), errors)  # type: ignore[no-any-return]
+
+    def search(looked_up: str) -> codecs.CodecInfo | None:
+        if looked_up != name:
+            return None
+        return codecs.CodecInfo(
+            info.encode, decode, incrementaldecoder=info.incrementaldecoder, name=name
+        )
+
+    codecs.register(search)
+
+
+def test_a_codec_that_decodes_otherwise_does_not_take_the_record(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The fingerprint tells a codec that decodes one character otherwise (here euc_jp
+    with U+301C turned into U+3012) from the one measured: the record filed for it is not
+    taken, and the comparison, run instead, finds the new difference. The same codec,
+    unchanged, takes the record."""
+    _wrapped_codec("test_same_euc_jp", "euc_jp", b"", b"")
+    _wrapped_codec("test_other_euc_jp", "euc_jp", b"\xa1\xc1", b"\xa2\xa9")  # U+3012
+    record = _measured.MEASURED[_euc_jp.FAST.key][0]
+    layout = record[6]
+    assert _multibyte.codec_fingerprint("euc_jp", layout, True) == record[0]
+    assert _multibyte.codec_fingerprint("test_same_euc_jp", layout, True) == record[0]
+    assert _multibyte.codec_fingerprint("test_other_euc_jp", layout, True) != record[0]
+    for codec in ("test_same_euc_jp", "test_other_euc_jp"):
+        key = _multibyte.measurement_key(codec, 3, False, True)
+        monkeypatch.setitem(_measured.MEASURED, key, (record,))
+    same = _multibyte.recorded_fixes("test_same_euc_jp", 3, False, True)
+    assert same is not None and same[0] == _euc_jp.FAST.fixes
+    assert _multibyte.recorded_fixes("test_other_euc_jp", 3, False, True) is None
+    other = _multibyte.FastDecoder(
+        "test_other_euc_jp", _euc_jp.TOKENS, max_length=3, errors="test.other_euc_jp"
+    )
+    assert "\u3012" in other.fixes.replace or b"\xa1\xc1" in other.fixes.patch
+    data = b"\xa1\xc1 a \xa1\xc1"  # (euc_jp: U+301C; the standard: U+FF5E)
+    assert other(data) == _euc_jp.reference_decode(data) == _euc_jp.FAST(data)
+
+
+def test_a_codec_that_differs_in_a_deferred_round_is_measured_when_it_matters(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """EUC-JP's third round (0x8F and two bytes) is checked for the prefixes (0x8F and a
+    byte) that inputs hold: a codec that differs only there (here euc_jp with JIS X 0212's
+    U+00E0, 8F AB A2, decoded as U+00E1) takes the record for inputs without 0x8F and for
+    inputs with other prefixes, and is measured, and decodes as the standard, at the first
+    input with 8F AB."""
+    _wrapped_codec("test_jisx0212_euc_jp", "euc_jp", b"\x8f\xab\xa2", b"\x8f\xab\xa1")
+    record = _measured.MEASURED[_euc_jp.FAST.key][0]
+    layout = record[6]
+    first = _multibyte.codec_fingerprint("test_jisx0212_euc_jp", layout[:1])
+    assert first == record[0][: len(first)]
+    fingerprint = _multibyte.codec_fingerprint("test_jisx0212_euc_jp", layout, True)
+    prefixes = [layout[1][at : at + 2] for at in range(0, len(layout[1]), 2)]
+    parts = zip(prefixes, fingerprint[3:], record[0][3:], strict=True)
+    differing = [prefix for prefix, part, recorded in parts if part != recorded]
+    assert differing == [b"\x8f\xab"]
+    key = _multibyte.measurement_key("test_jisx0212_euc_jp", 3, False, True)
+    monkeypatch.setitem(_measured.MEASURED, key, (record,))
+    decoder = _multibyte.FastDecoder(
+        "test_jisx0212_euc_jp", _euc_jp.TOKENS, max_length=3, deferred=True, errors="test.0212"
+    )
+    plain = "日本語のテキスト <p>".encode("euc_jp") * 100
+    assert decoder(plain) == _euc_jp.reference_decode(plain)
+    assert decoder.fixes == _euc_jp.FAST.fixes
+    other = plain + b"\x8f\xa9\xa1\x8f\xb0\xa1" + plain  # (other prefixes: as recorded)
+    assert decoder(other) == _euc_jp.reference_decode(other)
+    assert decoder.fixes == _euc_jp.FAST.fixes
+    assert decoder._later is not None and decoder._later.checked == {b"\x8f\xa9", b"\x8f\xb0"}
+    jisx0212 = plain + b"\x8f\xab\xa2" + plain  # (the standard: U+00E0)
+    assert decoder(jisx0212) == _euc_jp.reference_decode(jisx0212)
+    assert "\xe0" in decoder(jisx0212)
+    assert decoder._later is None and decoder.fixes != _euc_jp.FAST.fixes
+
+
+def _gen_tables() -> ModuleType:
+    from pathlib import Path
+
+    tools = str(Path(__file__).resolve().parent.parent / "tools")
+    sys.path.insert(0, tools)
+    try:
+        import gen_tables
+    finally:
+        sys.path.remove(tools)
+    return gen_tables
+
+
+def test_gen_tables_check_fails_on_a_wrong_record(monkeypatch: pytest.MonkeyPatch) -> None:
+    """tools/gen_tables.py --check passes on the records as generated, and fails where a
+    record of this Python's fingerprint says other than the comparison finds (here one
+    sequence fewer to stop at) or where this Python's fingerprint has no record."""
+    gen_tables = _gen_tables()
+    assert gen_tables.check_measured() == []
+    key = _big5.FAST.key
+    record = _measured.MEASURED[key][0]
+    wrong = (*record[:3], record[3][1:], *record[4:])
+    monkeypatch.setitem(_measured.MEASURED, key, (wrong,))
+    assert any(key in each and "not recorded" in each for each in gen_tables.check_measured())
+    other = (("0:00000000",), *record[1:])
+    monkeypatch.setitem(_measured.MEASURED, key, (other,))
+    assert any(key in each and "not recorded" in each for each in gen_tables.check_measured())
+
+
+def test_deferred_round_checked_whole_after_a_few_inputs() -> None:
+    """Per prefix for the first inputs that hold 0x8F, then the whole round at once (a scan
+    per input would cost more on pages full of JIS X 0212): the record stands, and the
+    decoder stops looking."""
+    decoder = _multibyte.FastDecoder(
+        "euc_jp", _euc_jp.TOKENS, max_length=3, deferred=True, errors="test.deferred"
+    )
+    data = "日本語 àé".encode("euc_jp") * 50
+    for count in range(1, _multibyte._DEFERRED_INPUTS + 2):
+        assert decoder(data) == _euc_jp.reference_decode(data)
+        later = decoder._later
+        if count <= _multibyte._DEFERRED_INPUTS:
+            assert later is not None and later.checked == {b"\x8f\xab"}
+    assert decoder._later is None and decoder.fixes == _euc_jp.FAST.fixes

@@ -3,8 +3,15 @@
 * ``may_declare``: without "charset" (in any case) in reach, the prescan and the head scan
   skip their tag loop. Checked against the loop itself (``may_declare`` forced true) on
   generated tag soup, with and without "charset" in it.
+* the token expressions of the prescan and the head scan (and the head scan's first 8 KiB
+  part) against the plain loops of tests/_reference_scans.py; ``decode_html``'s shortcut
+  for common calls against ``decide`` + ``result_from_hint``.
 * ``valid_utf8``: one strict decode after a bounded look; checked against the previous
   algorithm (sample decode, then the whole), kept here as the reference.
+* detection: ``trim_sample`` against ``trim`` of all the sample's bytes 0x80-0xFF;
+  ``weigh`` (half-nat tables, adler32) against the plain sum of the byte weights;
+  ``_context`` by bits against every pattern counted by ``bytes.count``; ``_tie_beyond``
+  against collecting all the bytes 0x80-0xFF first.
 """
 
 from __future__ import annotations
@@ -469,3 +476,275 @@ def test_decode_html_fast_path_agrees_with_the_stages(
         assert result == expected
         assert result.provenance.to_dict() == expected.provenance.to_dict()
         assert type(result.provenance.source) is type(expected.provenance.source)
+
+
+# -- detection (issue 13/14 speed): each fast path against the plain algorithm ---------------
+
+_high_text = st.lists(
+    st.one_of(
+        st.binary(max_size=6),
+        st.sampled_from([b" ", b"\n", b"<p>", b"word ", b"\xe0\xe1 ", b"\xc3\xa9", b"x" * 900]),
+        st.binary(min_size=1, max_size=4).map(lambda b: bytes(x | 0x80 for x in b) * 40),
+    ),
+    max_size=60,
+).map(b"".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_high_text)
+def test_trim_sample_is_trim_of_all_high_bytes(data: bytes) -> None:
+    """trim_sample reads only as far as it needs to, and cuts where trim cuts."""
+    from browser_decode._detect._sample import high_bytes, trim, trim_sample
+
+    assert trim_sample(data) == trim(data, high_bytes(data))
+
+
+@pytest.mark.parametrize("count", [511, 512, 639, 640, 641, 700, 5000])
+@pytest.mark.parametrize("unit", [b"\xe0 ", b"\xe0\xe1", b"ab\xe0 cd"])
+def test_trim_sample_at_the_limits(count: int, unit: bytes) -> None:
+    from browser_decode._detect._sample import high_bytes, trim, trim_sample
+
+    data = b"<p>" + unit * (count // len(high_bytes(unit))) + b"</p>"
+    assert trim_sample(data) == trim(data, high_bytes(data))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=3000).map(lambda b: bytes(x | 0x80 for x in b)))
+def test_weigh_is_the_sum_of_the_byte_weights(high: bytes) -> None:
+    """_models.weigh (half-nat tables summed by adler32 in C) is the plain sum of each
+    byte's weight, exactly, for every (encoding, language) pair."""
+    from browser_decode._detect._models import SINGLE_BYTE, byte_table, byte_weights, weigh
+
+    for encoding, languages in SINGLE_BYTE.items():
+        for language in languages:
+            weights = byte_weights(encoding, language)
+            assert weigh(high, byte_table(encoding, language)) == sum(
+                weights[b - 0x80] for b in high
+            ), (encoding, language)
+
+
+def _context_by_counts(name: str, window: bytes, scale: float, baseline: int, alnum: bool) -> float:
+    """_rank._context as first written: every pattern counted by bytes.count."""
+    from browser_decode._detect._models import (
+        CASE_SWITCH,
+        MIXED_SCRIPT,
+        SCRIPT_SWITCH,
+        STRAY_MARK,
+        SYMBOL_IN_WORD,
+        context_classes,
+    )
+
+    table = context_classes(name)
+    classes = window.translate(table)
+    penalty = classes.count(b" m") * STRAY_MARK if b"m" in classes else 0.0
+    if b"s" in classes:
+        inside = sum(classes.count(p) for p in (b"lsl", b"usl", b"lsu", b"usu", b"asa"))
+        penalty += inside * SYMBOL_IN_WORD
+    if alnum and table[0x61] == 0x61:
+        mixed = sum(classes.count(pair) for pair in (b"al", b"la", b"au", b"ua"))
+        switches = sum(classes.count(words) for words in (b"a l", b"l a", b"a u", b"u a"))
+        penalty += switches * SCRIPT_SWITCH
+        penalty += classes.count(b"am") * STRAY_MARK
+        return (penalty + classes.count(b"lu") * CASE_SWITCH + mixed * MIXED_SCRIPT) * scale
+    return (penalty + (classes.count(b"lu") - baseline) * CASE_SWITCH) * scale
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.binary(max_size=4),
+            st.sampled_from([b" ", b"a", b"Ab", b"\xe0", b"\xc0", b"\xe0\xc0", b"\xb7", b"\xd8"]),
+        ),
+        max_size=80,
+    ).map(b"".join),
+    st.sampled_from([0.5, 1.0, 2.5]),
+    st.integers(0, 5),
+    st.booleans(),
+)
+def test_context_by_bits_is_context_by_counts(
+    window: bytes, scale: float, baseline: int, alnum: bool
+) -> None:
+    """_rank._context counts pairs and triples of classes as bits: the same penalties."""
+    from browser_decode._detect._models import SINGLE_BYTE
+    from browser_decode._detect._rank import _context
+
+    for name in SINGLE_BYTE:
+        want = _context_by_counts(name, window, scale, baseline, alnum)
+        assert _context(name, window, scale, baseline, alnum) == want, name
+
+
+@settings(max_examples=200, deadline=None)
+@given(_high_text, st.sampled_from([b"", b"\n<p>\xe8\xe9</p>" * 3000, b"<p>x</p>" * 9000]))
+def test_tie_beyond_reads_all_the_sample_only_when_needed(head: bytes, rest: bytes) -> None:
+    """_tie_beyond checks the rest of the sample for a byte the two best decode differently
+    before collecting its bytes 0x80-0xFF: the answer the whole collection gives."""
+    from browser_decode._decoders import decode
+    from browser_decode._detect import _Ranked, _tie_beyond
+    from browser_decode._detect._models import SINGLE_BYTE
+    from browser_decode._detect._sample import high_bytes, trim_sample
+
+    whole = head + rest
+    trimmed, high = trim_sample(whole)
+    every = high_bytes(whole)
+    for a, b in (
+        ("windows-1252", "ISO-8859-15"),
+        ("windows-1250", "ISO-8859-2"),
+        ("windows-1251", "x-mac-cyrillic"),
+    ):
+        assert a in SINGLE_BYTE and b in SINGLE_BYTE
+        ranked = [_Ranked(0.0, 0, a), _Ranked(-1.0, 1, b)]
+        alike = bytes(sorted(set(high)))
+        everything = bytes(sorted(set(every)))
+        want = (
+            every
+            if len(every) > len(high)
+            and decode(a, alike) == decode(b, alike)
+            and decode(a, everything) != decode(b, everything)
+            else None
+        )
+        assert _tie_beyond(ranked, trimmed, high, whole) == want, (a, b)
+
+
+def _nearly_utf8_before(data: bytes) -> float | None:
+    """_sample.nearly_utf8 before its early rejection of stray continuation bytes."""
+    from browser_decode._detect import _sample
+
+    data = _sample._without_cut_character(data)
+    classes = data.translate(_sample._UTF8_CLASSES)
+    leads, continuations = classes.count(b"l"), classes.count(b"c")
+    if not leads <= continuations * 1.1 or continuations > 3.3 * leads + 2:
+        return None
+    text = data.decode("utf-8", "replace")
+    errors = text.count("\ufffd") - data.count(b"\xef\xbf\xbd")
+    non_ascii = len(text) - (len(data) - len(data.translate(None, bytes(range(0x80)))))
+    valid = non_ascii - errors
+    if errors == 0 and valid:
+        return 1.0 - 0.5**valid
+    if valid < 4 or errors * 20 > valid:
+        return None
+    return valid / (valid + errors) * (1.0 - 0.5**valid)
+
+
+_utf8_soup = st.lists(
+    st.one_of(
+        st.text(max_size=6).map(lambda t: t.encode("utf-8")),
+        st.binary(max_size=3),
+        st.sampled_from([b"\xef\xbf\xbd", b"\xc3", b"\xa9", b"\xb0\xa1", b" \xbf", b"\xf5\x80"]),
+    ),
+    max_size=50,
+).map(b"".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_utf8_soup)
+def test_nearly_utf8_early_rejection_agrees(data: bytes) -> None:
+    from browser_decode._detect._sample import nearly_utf8
+
+    assert nearly_utf8(data) == _nearly_utf8_before(data)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from([b"a", b"Z", b" ", b"<", b"\x81", b"\xb0", b"\xfe", b"\xff", b"@"]),
+        max_size=40,
+    ).map(b"".join)
+)
+def test_in_word_precheck_never_hides_a_match(data: bytes) -> None:
+    """Without an ASCII letter right before a byte 0x81-0xFE, _IN_WORD finds nothing."""
+    from browser_decode._detect._rank import _IN_WORD, _LETTER_LEAD
+
+    if b"LH" not in data.translate(_LETTER_LEAD):
+        assert not _IN_WORD.findall(data)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(0, 3000), min_size=26, max_size=26))
+def test_packed_ascii_scores_are_the_dot_products(counts: list[int]) -> None:
+    """_models.ascii_packed: one sum of 26 products holds every language's (and set of
+    languages') ASCII score, each equal to its plain dot product."""
+    from operator import mul
+
+    from browser_decode._detect._models import (
+        ASCII_FIELD_MASK,
+        ascii_packed,
+        ascii_weights,
+        best_ascii_weights,
+    )
+
+    packed, shifts = ascii_packed()
+    total = sum(map(mul, counts, packed))
+    for key, shift in shifts.items():
+        weights = ascii_weights(key) if isinstance(key, str) else best_ascii_weights(key)
+        assert (0 - ((total >> shift) & ASCII_FIELD_MASK)) / 2 == sum(map(mul, counts, weights))
+
+
+_cjk_soup = st.lists(
+    st.one_of(
+        st.sampled_from(
+            [
+                b"\x81",
+                b"\xa1",
+                b"\xfe",
+                b"\x80",
+                b"\xff",
+                b"\x30",
+                b"\x39",
+                b" ",
+                b"<",
+                b"a",
+                b"@",
+                b"\x8e",
+                b"\x8f",
+                b"\xa4",
+                b"\x5c",
+                b"\x7f",
+                b"\x00",
+                b"\n",
+                b"<p class=x>",
+            ]
+        ),
+        st.binary(max_size=4),
+    ),
+    max_size=60,
+).map(b"".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_cjk_soup)
+def test_ascii_stretches_dropped_before_a_multi_byte_decode_change_nothing(data: bytes) -> None:
+    """_rank._ASCII_STRETCH: the candidate's non-ASCII characters and its errors are those
+    of decoding every byte, for every multi-byte candidate's codec."""
+    import re
+
+    from browser_decode._detect._models import MULTI_BYTE
+    from browser_decode._detect._rank import _ASCII_STRETCH
+
+    ascii_runs = re.compile("[\x00-\x7f]+")
+    compact = _ASCII_STRETCH.sub(rb"\1\2", data)
+    for codec, _ in MULTI_BYTE.values():
+        want, got = data.decode(codec, "replace"), compact.decode(codec, "replace")
+        assert ascii_runs.sub("", got) == ascii_runs.sub("", want), codec
+        assert got.count("\ufffd") == want.count("\ufffd"), codec
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.text(
+        alphabet=st.sampled_from("ab <>\n한국어日本語のカ中文字\ufffd\u00e9\u0100\x85"), max_size=80
+    )
+)
+def test_char_scorer_weighs_the_non_ascii_characters_only(text: str) -> None:
+    """_models.CharScorer.score looks every character up (ASCII weighing nothing): the sum
+    of the weights of the non-ASCII characters, as cutting the ASCII out first gave."""
+    from browser_decode._detect import _models
+
+    for language in ("ko", "ja", "zh-Hans", "zh-Hant"):
+        letters = _models.letter_weights(language)
+        want = sum(
+            letters.get(char, _models.floor_weight(char, language))
+            for char in text
+            if not char.isascii()
+        )
+        assert _models.char_scorer(language).score(text) == want, language

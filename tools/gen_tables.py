@@ -21,8 +21,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "spec" / "whatwg-encoding"
@@ -138,20 +141,275 @@ def generate() -> dict[Path, str]:
     }
 
 
+# -- the codec measurements (_decoders/_measured.py) ---------------------------------------------
+#
+# The multi-byte decoders' fast paths correct Python's CJK codecs where they differ from the
+# standard; what to correct is found by comparing every short sequence with the standard's
+# decoder (30-150 ms per codec). The result is recorded here per codec behaviour (a
+# fingerprint that costs about a millisecond), from every Python this script runs with
+# (--python for more). At run time a codec with a recorded fingerprint takes the record; any
+# other is measured on first use. --check measures the running Python's codecs again: their
+# fingerprints must be recorded, with the same result.
+
+MEASURED = PKG / "_decoders" / "_measured.py"
+#: a record as JSON: [fingerprint, replace, sequences, patch, stop, complete, layout, pythons]
+#: (bytes as hex); the ISO-2022-JP one: [fingerprint, replace, suspects, pythons]
+Record = list[Any]
+
+
+def _import_src() -> None:
+    if str(ROOT / "src") not in sys.path[:1]:
+        sys.path.insert(0, str(ROOT / "src"))
+
+
+def _measure_here() -> dict[str, Any]:
+    """Every fast path's exhaustive comparison with its codec, on this Python (without the
+    Pythons field)."""
+    import platform
+
+    _import_src()
+    from browser_decode._decoders import (
+        _big5,
+        _euc_jp,
+        _euc_kr,
+        _gb18030,
+        _iso_2022_jp,
+        _shift_jis,
+    )
+    from browser_decode._decoders._multibyte import codec_fingerprint
+
+    fast = {}
+    for decoder in (_gb18030.FAST_GBK, _big5.FAST, _euc_jp.FAST, _shift_jis.FAST, _euc_kr.FAST):
+        fixes = decoder.measure()
+        fast[decoder.key] = [
+            list(codec_fingerprint(decoder.codec, fixes.layout, decoder._deferred)),
+            dict(sorted(fixes.replace.items())),
+            [seq.hex() for seq in fixes.sequences],
+            [seq.hex() for seq in fixes.patch],
+            fixes.stop,
+            fixes.complete,
+            [seq.hex() for seq in fixes.layout],
+        ]
+    replace, suspects = _iso_2022_jp.measure()
+    iso = [list(_iso_2022_jp.fingerprint()), dict(sorted(replace.items())), sorted(suspects)]
+    python = f"{platform.python_implementation()} {platform.python_version()}"
+    return {"python": python, "fast": fast, "iso": iso}
+
+
+def _measure(python: str | None) -> dict[str, Any]:
+    if python is None:
+        return _measure_here()
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    done = subprocess.run(
+        [python, __file__, "--measure-json"], env=env, capture_output=True, text=True, check=True
+    )
+    return json.loads(done.stdout)  # type: ignore[no-any-return]
+
+
+def _recorded() -> tuple[dict[str, list[Record]], list[Record]]:
+    """The records of the checked-in module, in the JSON form."""
+    _import_src()
+    from browser_decode._decoders._measured import ISO_2022_JP, MEASURED
+
+    fast = {
+        key: [
+            [list(f), dict(r), [x.hex() for x in s], [x.hex() for x in p], stop, c,
+             [x.hex() for x in lay], list(py)]
+            for f, r, s, p, stop, c, lay, py in records
+        ]
+        for key, records in MEASURED.items()
+    }  # fmt: skip
+    iso = [[list(f), dict(r), list(s), list(py)] for f, r, s, py in ISO_2022_JP]
+    return fast, iso
+
+
+def _version_key(python: str) -> tuple[str, tuple[int, ...]]:
+    name, _, version = python.partition(" ")
+    return name, tuple(int(part) for part in version.split(".") if part.isdigit())
+
+
+def _merge(records: list[Record], found: Record, python: str, measured_now: set[int]) -> None:
+    """Add *found* (a record without its Pythons) measured on *python* to *records*."""
+    for record in records:
+        if record[0] == found[0]:
+            if record[:-1] != found:
+                if id(record) in measured_now:
+                    raise SystemExit(f"{python}: same fingerprint, other result: {found[0]}")
+                record[:-1] = found  # the decoders changed since: measured again
+                record[-1] = []
+            measured_now.add(id(record))
+            if python not in record[-1]:
+                record[-1] = sorted([*record[-1], python], key=_version_key)
+            return
+    records.append([*found, [python]])
+    measured_now.add(id(records[-1]))
+    records.sort(key=lambda record: record[0])
+
+
+def _quoted(literal: str) -> str:
+    """A str or bytes literal (from ascii() or repr()) quoted as ruff formats it: double
+    quotes unless that needs more escapes."""
+    prefix = "b" if literal.startswith("b") else ""
+    body = literal[len(prefix) + 1 : -1]
+    if literal[len(prefix)] == '"':
+        return literal  # (repr chose double quotes: the text holds ' and no ")
+    singles, doubles = body.count("\\'"), body.count('"')
+    if doubles > singles:
+        return literal
+    return prefix + '"' + body.replace("\\'", "'").replace('"', '\\"') + '"'
+
+
+def _lines(values: list[str], indent: str) -> list[str]:
+    """A tuple of strings, one per line (as ruff formats it)."""
+    if len(values) <= 1:
+        return [f"{indent}({''.join(_quoted(ascii(value)) + ',' for value in values)}),"]
+    lines = (f"{indent}    {_quoted(ascii(value))}," for value in values)
+    return [f"{indent}(", *lines, f"{indent}),"]
+
+
+def _bytes_lines(values: list[str], indent: str) -> list[str]:
+    """A tuple of bytes (given as hex), one per line, long ones in pieces of 16 bytes."""
+    if not values:
+        return [f"{indent}(),"]
+    if len(values) == 1 and len(values[0]) <= 32:
+        return [f"{indent}({_quoted(repr(bytes.fromhex(values[0])))},),"]
+    out = [f"{indent}("]
+    for value in map(bytes.fromhex, values):
+        pieces = [value[at : at + 16] for at in range(0, len(value), 16)] or [b""]
+        if len(pieces) == 1:
+            out.append(f"{indent}    {_quoted(repr(pieces[0]))},")
+        else:
+            out.append(f"{indent}    (")
+            out.extend(f"{indent}        {_quoted(repr(piece))}" for piece in pieces)
+            out.append(f"{indent}    ),")
+    out.append(f"{indent}),")
+    return out
+
+
+def _dict_lines(values: dict[str, str], indent: str) -> list[str]:
+    if not values:
+        return [f"{indent}{{}},"]
+    lines = (f"{indent}    {_quoted(ascii(k))}: {_quoted(ascii(v))}," for k, v in values.items())
+    return [f"{indent}{{", *lines, f"{indent}}},"]
+
+
+def _measured_module(fast: dict[str, list[Record]], iso: list[Record]) -> str:
+    out = [
+        "# GENERATED by tools/gen_tables.py, measured with Python's codecs; do not edit.",
+        '"""What the multi-byte fast paths correct in Python\'s CJK codecs, per codec behaviour.',
+        "",
+        "Each record: a codec's fingerprint (:func:`._multibyte.codec_fingerprint`), what the",
+        "exhaustive comparison (:func:`._multibyte.codec_differences`) found for it, and the",
+        "Pythons it was measured on. A codec whose fingerprint is not here is measured on",
+        "first use; ``tools/gen_tables.py --check`` measures the running Python's codecs again.",
+        '"""',
+        "",
+        "from __future__ import annotations",
+        "",
+        "from typing import Final",
+        "",
+        "from ._multibyte import Recorded, RecordedIso",
+        "",
+        "#: measurement key -> (fingerprint, replace, sequences, patch, stop, complete, layout,",
+        "#: Pythons)",
+        "MEASURED: Final[dict[str, tuple[Recorded, ...]]] = {",
+    ]
+    for key in sorted(fast):
+        out.append(f"    {_quoted(repr(key))}: (")
+        for fingerprint, replace, sequences, patch, stop, complete, layout, pythons in fast[key]:
+            out.append("        (")
+            out += _lines(fingerprint, " " * 12)
+            out += _dict_lines(replace, " " * 12)
+            out += _bytes_lines(sequences, " " * 12)
+            out += _bytes_lines(patch, " " * 12)
+            out += [f"            {stop!r},", f"            {complete!r},"]
+            out += _bytes_lines(layout, " " * 12)
+            out += _lines(pythons, " " * 12)
+            out.append("        ),")
+        out.append("    ),")
+    out += ["}", "#: ISO-2022-JP: (fingerprint, replace, suspects, Pythons)"]
+    out.append("ISO_2022_JP: Final[tuple[RecordedIso, ...]] = (")
+    for fingerprint, replace, suspects, pythons in iso:
+        out.append("    (")
+        out += _lines(fingerprint, " " * 8)
+        out += _dict_lines(replace, " " * 8)
+        out += _lines(suspects, " " * 8)
+        out += _lines(pythons, " " * 8)
+        out.append("    ),")
+    out.append(")")
+    return "\n".join(out) + "\n"
+
+
+def measured(pythons: list[str | None], fresh: bool = False) -> str:
+    """The module with the checked-in records (unless *fresh*) and the measurements of
+    *pythons*."""
+    fast, iso = ({}, []) if fresh else _recorded()
+    measured_now: set[int] = set()
+    keys: set[str] = set()
+    for python in pythons:
+        found = _measure(python)
+        keys.update(found["fast"])
+        for key, record in found["fast"].items():
+            _merge(fast.setdefault(key, []), record, found["python"], measured_now)
+        _merge(iso, found["iso"], found["python"], measured_now)
+    # (keys of decoders that are gone or configured otherwise: dropped)
+    return _measured_module({key: fast[key] for key in keys}, iso)
+
+
+def check_measured() -> list[str]:
+    """What is wrong with the checked-in records: not in the generated form, or not what
+    the running Python's codecs give (not recorded, or recorded otherwise)."""
+    fast, iso = _recorded()
+    problems = []
+    if MEASURED.read_text(encoding="utf-8") != _measured_module(fast, iso):
+        problems.append(f"{MEASURED} is not in its generated form")
+    found = _measure_here()
+    for key, record in [*found["fast"].items(), ("ISO-2022-JP", found["iso"])]:
+        records = iso if key == "ISO-2022-JP" else fast.get(key, [])
+        if not any(recorded[:-1] == record for recorded in records):
+            problems.append(
+                f"{MEASURED}: {found['python']}'s codec for {key!r} (fingerprint "
+                f"{' '.join(record[0])}) is not recorded with this result: run "
+                "python tools/gen_tables.py"
+            )
+    return problems
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="fail if the modules are stale")
+    parser.add_argument(
+        "--python",
+        action="append",
+        default=[],
+        help="also record the codec measurements of this Python interpreter (repeatable)",
+    )
+    parser.add_argument(
+        "--fresh",
+        action="store_true",
+        help="drop the checked-in codec records (after a change of the fingerprint)",
+    )
+    parser.add_argument("--measure-json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.measure_json:
+        print(json.dumps(_measure_here()))
+        return 0
     stale = []
     for path, text in generate().items():
         if args.check:
             if not path.exists() or path.read_text(encoding="utf-8") != text:
-                stale.append(path)
+                stale.append(str(path))
         else:
             path.write_text(text, encoding="utf-8")
             print(f"wrote {path.relative_to(ROOT)} ({len(text)} bytes)")
+    if args.check:
+        stale += check_measured()
+    else:
+        text = measured([None, *args.python], args.fresh)
+        MEASURED.write_text(text, encoding="utf-8")
+        print(f"wrote {MEASURED.relative_to(ROOT)} ({len(text)} bytes)")
     if stale:
-        print("stale generated modules: " + ", ".join(map(str, stale)), file=sys.stderr)
+        print("stale generated modules: " + "; ".join(stale), file=sys.stderr)
         return 1
     return 0
 

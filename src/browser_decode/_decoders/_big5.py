@@ -14,6 +14,7 @@ from .._cjk_indexes import BIG5
 from .._indexes import NO_CODE_POINT
 from ._multibyte import (
     FastDecoder,
+    index_row,
     leading_byte_handler,
     leading_byte_tokens,
     run_handler,
@@ -51,8 +52,19 @@ def reference_decode(data: bytes) -> str:
     return run_handler(leading_byte_handler(_pointer_code_points), data)
 
 
+def _row(leading: int) -> list[str | None]:
+    # Step 5's pointers for this leading byte: bytes 0x40-0x7E, then 0xA1-0xFE.
+    base = (leading - 0x81) * 157
+    row = index_row((0x40, BIG5[base : base + 63]), (0xA1, BIG5[base + 63 : base + 157]))
+    for pointer, code_points in _TWO_CODE_POINTS.items():  # step 6
+        if pointer // 157 == leading - 0x81:
+            offset = pointer % 157
+            row[offset + (0x40 if offset < 63 else 0x62)] = code_points
+    return row
+
+
 # Every leading byte takes the next byte with it; bytes below 0x40 are never a trailing byte.
-TOKENS: Final = leading_byte_tokens(_pointer_code_points, rb"[\x00-\x3f]")
+TOKENS: Final = leading_byte_tokens(_pointer_code_points, _row, rb"[\x00-\x3f]")
 
 
 FAST: Final = FastDecoder("big5hkscs", TOKENS, patch_all=True)

@@ -21,6 +21,7 @@ from ._multibyte import (
     Handler,
     IOQueue,
     TokenDecoder,
+    index_row,
     replacement_then,
     run_handler,
 )
@@ -114,6 +115,16 @@ def _table() -> Iterator[tuple[bytes, str]]:
             yield bytes([lead, byte]), _pair(lead, byte)
 
 
+def _row(leading: int) -> list[str | None]:
+    if leading == 0x8E:  # step 3: 0xA1-0xDF
+        return index_row((0xA1, "".join(map(chr, range(0xFF61, 0xFF61 + 0xDF - 0xA1 + 1)))))
+    if leading == 0x8F:  # step 4 then end of input or an ASCII byte, as in _pair
+        return index_row((0xA1, "\ufffd" * 94))
+    # Step 5's pointers (index jis0208) for this leading byte: bytes 0xA1-0xFE.
+    base = (leading - 0xA1) * 94
+    return index_row((0xA1, JIS0208[base : base + 94]))
+
+
 def _three_bytes(token: bytes) -> str:
     # 0x8F, then step 4, then step 5 with EUC-JP jis0212 true and a non-ASCII byte.
     assert len(token) == 3 and token[0] == 0x8F, token
@@ -128,12 +139,16 @@ TOKENS: Final = TokenDecoder(
     singles="".join(chr(b) if b < 0x80 else "\ufffd" for b in range(256)),
     separator=0xA1,
     build=_table,
+    leads=(0x8E, 0x8F, *range(0xA1, 0xFF)),
+    row=_row,
     compute=_three_bytes,
     resync=re.compile(rb"[\x00-\x7f]"),
 )
 
 
-FAST: Final = FastDecoder("euc_jp", TOKENS, max_length=3)
+# The third round of the codec's fingerprint (0x8F and two more bytes: 65,000 sequences, 3 ms)
+# is checked as inputs hold 0x8F and a byte (JIS X 0212, rare in pages).
+FAST: Final = FastDecoder("euc_jp", TOKENS, max_length=3, deferred=True)
 
 DECODERS: Final[dict[str, Callable[[bytes], str]]] = {"EUC-JP": FAST}
 COUNTING: Final[dict[str, Callable[[bytes], tuple[str, int]]]] = {"EUC-JP": FAST.decode_counting}

@@ -13,6 +13,7 @@ from .._cjk_indexes import EUC_KR
 from .._indexes import NO_CODE_POINT
 from ._multibyte import (
     FastDecoder,
+    index_row,
     leading_byte_handler,
     leading_byte_tokens,
     run_handler,
@@ -37,8 +38,14 @@ def reference_decode(data: bytes) -> str:
     return run_handler(leading_byte_handler(_pointer_code_point), data)
 
 
+def _row(leading: int) -> list[str | None]:
+    # Step 4's pointers for this leading byte: bytes 0x41-0xFE.
+    base = (leading - 0x81) * 190
+    return index_row((0x41, EUC_KR[base : base + 190]))
+
+
 # Every leading byte takes the next byte with it; bytes below 0x41 are never a trailing byte.
-TOKENS: Final = leading_byte_tokens(_pointer_code_point, rb"[\x00-\x40]")
+TOKENS: Final = leading_byte_tokens(_pointer_code_point, _row, rb"[\x00-\x40]")
 
 
 FAST: Final = FastDecoder("cp949", TOKENS)

@@ -24,6 +24,7 @@ from ._multibyte import (
     Handler,
     IOQueue,
     TokenDecoder,
+    index_row,
     replacement_then,
     run_handler,
 )
@@ -161,6 +162,15 @@ def _table() -> Iterator[tuple[bytes, str]]:
                 yield bytes([lead, byte]), replacement_then(byte) if cp is None else cp
 
 
+def _row(leading: int) -> list[str | None]:
+    # Step 6's pointers for this leading byte: bytes 0x40-0x7E, then 0x80-0xFE; a digit
+    # is not taken with it (see TOKENS).
+    base = (leading - 0x81) * 190
+    row = index_row((0x40, GB18030[base : base + 63]), (0x80, GB18030[base + 63 : base + 190]))
+    row[0x30:0x3A] = [None] * 10
+    return row
+
+
 def _long_token(token: bytes) -> str:
     if len(token) == 4:
         code_point = ranges_code_point(_four_byte_pointer(*token))
@@ -187,6 +197,8 @@ TOKENS: Final = TokenDecoder(
     singles=_SINGLES,
     separator=0x81,
     build=_table,
+    leads=range(0x81, 0xFF),
+    row=_row,
     compute=_long_token,
     resync=re.compile(rb"[\x00-\x2f]"),
     # pointer 39394 in index gb18030 ranges: U+FFFD itself, not an error

@@ -13,8 +13,8 @@ Three layers, each checked against the one before it by the test-suite:
    token -> output, where an error that *restores* an ASCII byte is the two-byte token
    whose output is U+FFFD followed by that ASCII byte (decoded again, it is itself).
    ``re.split``, ``codecs.charmap_decode`` for the runs of one-byte tokens, list lookups
-   and ``"".join`` run this in C at several MB/s even on random bytes. Tables are built
-   from the generated indexes on first use.
+   and ``"".join`` run this in C at several MB/s even on random bytes. The table's rows are
+   built from slices of the generated indexes when first needed.
 
 3. **Fast path** (:class:`FastDecoder`): Python's nearest C codec decodes the input with an
    error handler of ours (``codecs.register_error``, on first use, under the name
@@ -28,10 +28,12 @@ Three layers, each checked against the one before it by the test-suite:
    boundary after it.
    Where the codec succeeds but disagrees with the standard (a valid sequence mapped to a
    different character, or accepted where the standard reports an error), the
-   disagreement is found on first use by decoding *every* one-, two- (and for EUC-JP
-   three-) byte sequence with the codec and with the token decoder
-   (:func:`codec_differences`): each character the codec produces only from sequences that
-   the standard decodes to one other output, context-free, is fixed by ``str.replace``;
+   disagreement is found by decoding *every* one-, two- (and for EUC-JP three-) byte
+   sequence with the codec and with the token decoder (:func:`codec_differences`; its
+   result is recorded by ``tools/gen_tables.py`` per codec fingerprint, and taken on first
+   use where the codec's fingerprint is the same, see :func:`recorded_fixes`): each
+   character the codec produces only from sequences that the standard decodes to one
+   other output, context-free, is fixed by ``str.replace``;
    at the other differing sequences the codec is made to stop: their first byte is
    overwritten, in a copy of the input, with a byte the codec never accepts, so that its
    error handler decodes them (from the input as given).
@@ -42,8 +44,8 @@ from __future__ import annotations
 import codecs
 import re
 import threading
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+import zlib
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import repeat
 from typing import Final, Literal, TypeAlias
 
@@ -177,12 +179,59 @@ def leading_byte_handler(code_points: PointerLookup) -> Handler:
 
 def leading_byte_table(code_points: PointerLookup) -> Iterator[tuple[bytes, str]]:
     """The tokens of a :func:`leading_byte_handler` decoder: each leading byte alone (at
-    the end of input) and with every next byte."""
+    the end of input) and with every next byte (the reference for :func:`token_values`)."""
     for lead in range(0x81, 0xFF):
         yield bytes([lead]), _REPLACEMENT
         for byte in range(256):
             found = code_points(lead, byte)
             yield bytes([lead, byte]), replacement_then(byte) if found is None else found
+
+
+#: What a leading byte followed by each byte outputs where their pointer has no code point.
+_RESTORING: Final = [replacement_then(byte) for byte in range(256)]
+_NO_CODE_POINT: Final = "\ufffe"  # (the generated indexes' null, _indexes.NO_CODE_POINT)
+#: The value of every token longer than two bytes in :attr:`TokenDecoder.by_value`.
+_LONG: Final = 0x10000
+#: How many entries the dict of :attr:`TokenDecoder.by_value` holds at most (its rows and the
+#: long tokens computed).
+_COMPUTED: Final = 1 << 17
+
+
+def index_row(*segments: tuple[int, str]) -> list[str | None]:
+    """What a leading byte followed by each of the 256 bytes outputs, given *segments*
+    (first trailing byte, the code points of it and the next trailing bytes, U+FFFE where
+    the pointer has none, as sliced from an index): the segment's code point where there
+    is one, else an error, with the trailing byte restored if it is ASCII (the same as
+    :func:`replacement_then`). Slices and list assignments: no Python call per pair."""
+    row: list[str | None] = list(_RESTORING)
+    parts: list[tuple[int, str]] = []
+    for lo, chars in segments:
+        if lo < 0x80 < lo + len(chars):  # the ASCII part restores its byte, the rest not
+            parts += [(lo, chars[: 0x80 - lo]), (0x80, chars[0x80 - lo :])]
+        else:
+            parts.append((lo, chars))
+    for lo, chars in parts:
+        if lo >= 0x80:
+            row[lo : lo + len(chars)] = chars.replace(_NO_CODE_POINT, _REPLACEMENT)
+            continue
+        row[lo : lo + len(chars)] = chars
+        at = chars.find(_NO_CODE_POINT)
+        while at >= 0:
+            row[lo + at] = _RESTORING[lo + at]
+            at = chars.find(_NO_CODE_POINT, at + 1)
+    return row
+
+
+def token_values(leads: Iterable[int], row: Callable[[int], list[str | None]]) -> list[str | None]:
+    """:attr:`TokenDecoder.by_value` for a decoder whose tokens of one and two bytes are
+    each leading byte alone (at the end of input: an error) and with every next byte
+    (*row*: the 256 outputs of a leading byte and each next byte, None where that is not
+    a token)."""
+    values: list[str | None] = [None] * (_LONG + 1)
+    for lead in leads:
+        values[lead] = _REPLACEMENT
+        values[lead << 8 : (lead + 1) << 8] = row(lead)
+    return values
 
 
 def _no_compute(token: bytes) -> str:
@@ -196,60 +245,127 @@ _BIG: Final[Literal["big"]] = "big"
 _SEPARATOR: Final = "\uffff"
 
 
-@dataclass
 class TokenDecoder:
     """An exact decoder: tokens that begin with a leading byte are found by *multi* (a
     pattern with one group, which takes every leading byte, so the bytes between matches
-    are one-byte tokens), decoded by the lazily built *build* table (or *compute* for the
-    few long ones left out of it); the runs of one-byte tokens are decoded by
+    are one-byte tokens), decoded by the lazily built table :attr:`by_value` (or *compute*
+    for the few long ones left out of it); the runs of one-byte tokens are decoded by
     ``codecs.charmap_decode`` with the 256-character *singles* table, all runs at once,
     joined by *separator* (a leading byte, which therefore never occurs inside a run).
+
+    *row* gives the outputs of a leading byte (one of *leads*) and each next byte, from
+    slices of the indexes (see :func:`index_row`), for :attr:`by_value`; *build* yields
+    the same tokens pair by pair through the spec's pointer formulas, the reference the
+    test-suite checks it against (:attr:`table`). *legit*: the token whose
+    output is the character U+FFFD, not an error (gb18030's 84 31 A4 37; no other index
+    holds U+FFFD). (A plain class: a dataclass costs a fraction of a millisecond to create,
+    on the first use of a multi-byte decoder.)
     """
 
-    multi: re.Pattern[bytes]
-    singles: str
-    separator: int
-    build: Callable[[], Iterable[tuple[bytes, str]]]
-    compute: Callable[[bytes], str] = _no_compute
-    resync: re.Pattern[bytes] | None = None
-    #: the token whose output is the character U+FFFD, not an error (gb18030's
-    #: 84 31 A4 37; no other index holds U+FFFD)
-    legit: bytes = b""
-    _table: dict[bytes, str] | None = field(default=None, repr=False)
-    _by_value: list[str | None] | None = field(default=None, repr=False)
-    _by_int: dict[int, str] | None = field(default=None, repr=False)
-    _charmap: str = field(default="", repr=False)
-
-    def __post_init__(self) -> None:
-        assert len(self.singles) == 256 and _SEPARATOR not in self.singles
-        assert self.multi.match(bytes([self.separator, 0x20])), "separator must be a lead"
-        charmap = list(self.singles)
-        charmap[self.separator] = _SEPARATOR
+    def __init__(
+        self,
+        multi: re.Pattern[bytes],
+        singles: str,
+        separator: int,
+        build: Callable[[], Iterable[tuple[bytes, str]]],
+        leads: Iterable[int],
+        row: Callable[[int], list[str | None]],
+        compute: Callable[[bytes], str] = _no_compute,
+        resync: re.Pattern[bytes] | None = None,
+        legit: bytes = b"",
+    ) -> None:
+        assert len(singles) == 256 and _SEPARATOR not in singles
+        assert multi.match(bytes([separator, 0x20])), "separator must be a lead"
+        self.multi = multi
+        self.singles = singles
+        self.separator = separator
+        self.build = build
+        self.leads = tuple(leads)
+        self.row = row
+        self.compute = compute
+        self.resync = resync
+        self.legit = legit
+        self._table: dict[bytes, str] | None = None
+        self._by_value: list[str | None] | None = None
+        charmap = list(singles)
+        charmap[separator] = _SEPARATOR
         self._charmap = "".join(charmap)
+        #: :attr:`by_value`'s rows built so far by value and what *compute* gave for long
+        #: tokens (up to _COMPUTED entries), where some tokens are computed
+        self._by_int: dict[int, str | None] = {}
+        self._rows_left = len(self.leads)
 
     @property
     def table(self) -> dict[bytes, str]:
+        """The tokens of one and two bytes -> output, pair by pair from :attr:`build`
+        (slow: the reference for :attr:`by_value`)."""
         if self._table is None:
             self._table = dict(self.build())
         return self._table
 
+    def values(self) -> list[str | None]:
+        """All of :attr:`by_value` (built at once; for tests)."""
+        return token_values(self.leads, self.row)
+
     @property
     def by_value(self) -> list[str | None]:
-        """The table's tokens of one and two bytes, indexed by their big-endian value."""
+        """The outputs of the tokens of one and two bytes, indexed by their big-endian
+        value; None at every other value, and at index 0x10000, where every longer token
+        is looked up (then computed). Its rows (the tokens of a leading byte and the next
+        byte) are built when a lookup first finds None there (:meth:`missing`): the fast
+        path's codec decodes valid text, and only errors need them. (Where some tokens are
+        computed, a dict keyed by value holds the same rows and the long tokens computed so
+        far.)"""
         if self._by_value is None:
-            by_value: list[str | None] = [None] * 0x10000
-            for token, text in self.table.items():
-                if len(token) <= 2:
-                    by_value[_from_bytes(token, "big")] = text
+            by_value: list[str | None] = [None] * (_LONG + 1)
+            for lead in self.leads:
+                by_value[lead] = _REPLACEMENT  # a leading byte at the end of input
+            self._by_int.update(zip(self.leads, repeat(_REPLACEMENT)))
             self._by_value = by_value
         return self._by_value
 
-    @property
-    def by_int(self) -> dict[int, str]:
-        """The table keyed by the tokens' big-endian values."""
-        if self._by_int is None:
-            self._by_int = {_from_bytes(token, "big"): text for token, text in self.table.items()}
-        return self._by_int
+    def build_rows(self, leads: Iterable[int]) -> bool:
+        """Build the rows of :attr:`by_value` (and of its dict) of these leading bytes that
+        are not there yet (about 10 µs each); whether there were any."""
+        by_value = self.by_value
+        built = False
+        for lead in leads:
+            if by_value[(lead << 8) | 0x20] is None:  # (never None in a row built)
+                row = self.row(lead)
+                by_value[lead << 8 : (lead + 1) << 8] = row
+                if self.compute is not _no_compute:
+                    self._by_int.update(zip(range(lead << 8, (lead + 1) << 8), row, strict=True))
+                self._rows_left -= 1
+                built = True
+        return built
+
+    def missing(self, token: bytes) -> str:
+        """The output of a token for which :attr:`by_value` holds None: its row is
+        built, or it is computed."""
+        if len(token) == 2 and self.build_rows(token[:1]):
+            text = self.by_value[_from_bytes(token, _BIG)]
+            if text is not None:
+                return text
+        return self.computed(token)
+
+    def lookup(self, token: bytes) -> str:
+        """The output of *token* (a match of :attr:`multi`)."""
+        text = self.by_value[_from_bytes(token, _BIG) if len(token) <= 2 else _LONG]
+        return text or self.missing(token)
+
+    def computed(self, token: bytes) -> str:
+        """*compute* (token), remembered (by value, in the dict of :attr:`by_value`) if it
+        is a long token: texts repeat the same few (in gb18030, the four-byte ones of the
+        scripts other than Chinese)."""
+        if len(token) <= 2:
+            return self.compute(token)
+        value = _from_bytes(token, _BIG)
+        text = self._by_int.get(value)
+        if text is None:
+            text = self.compute(token)
+            if len(self._by_int) < _COMPUTED:
+                self._by_int[value] = text
+        return text
 
     def decode_short(self, data: bytes) -> str:
         """Decode a few bytes, token by token (for building and checking tables)."""
@@ -261,7 +377,7 @@ class TokenDecoder:
                 out.append(self.singles[data[pos]])
                 pos += 1
             else:
-                out.append(self.table.get(match[0]) or self.compute(match[0]))
+                out.append(self.lookup(match[0]))
                 pos = match.end()
         return "".join(out)
 
@@ -276,27 +392,37 @@ class TokenDecoder:
             bytes([self.separator]).join(parts[0::2]), "strict", self._charmap
         )[0].split(_SEPARATOR)
         tokens = parts[1::2]
-        # Look the tokens up by their value as big-endian integers, in a list (or, where
-        # some tokens are longer than two bytes and computed, a dict): much faster than
-        # hashing and comparing bytes keys.
-        keys = map(_from_bytes, tokens, repeat(_BIG))
+        # Look the tokens up by their value as big-endian integers, in a list (or, where some
+        # tokens are longer than two bytes and computed, in a dict that also remembers those
+        # computed so far): much faster than hashing and comparing bytes keys. Rows missing
+        # are built for the leading bytes of the stretch.
+        by_value = self.by_value
         found: list[str | None]
         if self.compute is _no_compute:
-            found = list(map(self.by_value.__getitem__, keys))
-        else:
-            found = list(map(self.by_int.get, keys))
-            if None in found:  # the few long tokens: computed one by one
-                compute = self.compute
-                at = found.index(None)
-                while True:
-                    found[at] = compute(tokens[at])
-                    try:
-                        at = found.index(None, at + 1)
-                    except ValueError:
-                        break
+            found = list(map(by_value.__getitem__, map(_from_bytes, tokens, repeat(_BIG))))
+            if None in found and self.build_rows({token[0] for token in tokens}):
+                found = list(map(by_value.__getitem__, map(_from_bytes, tokens, repeat(_BIG))))
+        else:  # (in a dict, with the long tokens computed so far)
+            get = self._by_int.get
+            found = list(map(get, map(_from_bytes, tokens, repeat(_BIG))))
+            if None in found:
+                if self._rows_left and self.build_rows({token[0] for token in tokens}):
+                    found = list(map(get, map(_from_bytes, tokens, repeat(_BIG))))
+                self._compute_each(found, tokens)
         parts[0::2] = decoded  # (the texts replace the bytes)
         parts[1::2] = found  # (no None left)
         return "".join(parts)  # type: ignore[arg-type]  # (all texts now)
+
+    def _compute_each(self, found: list[str | None], tokens: list[bytes]) -> None:
+        """Replace each None in *found* by the output of its token."""
+        at = 0
+        while True:
+            try:
+                at = found.index(None, at)
+            except ValueError:
+                return
+            found[at] = self.computed(tokens[at])
+            at += 1
 
     def cut(self, data: bytes, start: int, end: int, size: int) -> int | None:
         """Where to end a stretch from *start* (a boundary) of about *size* bytes: just after
@@ -320,12 +446,11 @@ class TokenDecoder:
 
     def _iter_matches(self, data: bytes, start: int, end: int) -> Iterator[str]:
         # No resynchronisation byte in reach: walk the matches (bounded memory, slower).
-        table = self.table
+        lookup = self.lookup
         for match in self.multi.finditer(data, start, end):
             if match.start() > start:
                 yield codecs.charmap_decode(data[start : match.start()], "strict", self.singles)[0]
-            token = match[0]
-            yield table.get(token) or self.compute(token)
+            yield lookup(match[0])
             start = match.end()
         if start < end:
             yield codecs.charmap_decode(data[start:end], "strict", self.singles)[0]
@@ -349,15 +474,20 @@ class TokenDecoder:
         return text, self.errors_in(text, data, 0, len(data))
 
 
-def leading_byte_tokens(code_points: PointerLookup, resync: bytes) -> TokenDecoder:
+def leading_byte_tokens(
+    code_points: PointerLookup, row: Callable[[int], list[str | None]], resync: bytes
+) -> TokenDecoder:
     """The exact token decoder of a :func:`leading_byte_handler` decoder: every leading
-    byte takes the next byte with it; *resync* matches the bytes that are never a
-    trailing byte."""
+    byte takes the next byte with it (*row*: the outputs of a leading byte and each next
+    byte, from index slices; *code_points*: the same pair by pair, the reference);
+    *resync* matches the bytes that are never a trailing byte."""
     return TokenDecoder(
         multi=re.compile(rb"([\x81-\xfe][\x00-\xff]?)"),
         singles="".join(chr(b) if b < 0x80 else _REPLACEMENT for b in range(256)),
         separator=0x81,
         build=lambda: leading_byte_table(code_points),
+        leads=range(0x81, 0xFF),
+        row=row,
         resync=re.compile(resync),
     )
 
@@ -425,30 +555,50 @@ class SequenceFinder:
         return found
 
 
-@dataclass
 class Fixes:
-    """How the fast path corrects its C codec, as :func:`codec_differences` found it."""
+    """How the fast path corrects its C codec, as :func:`codec_differences` found it.
 
-    #: codec character -> the standard's output, for the characters that the codec produces
-    #: only from sequences that the standard decodes, context-free, to that output: they
-    #: are replaced in the codec's text.
-    replace: dict[str, str]
-    #: every sequence where the codec and the standard differ
-    sequences: tuple[bytes, ...] = ()
-    #: those of them whose characters are not replaced in the text: the fast path makes the
-    #: codec stop at each one, and its error handler decodes it (see :class:`FastDecoder`)
-    patch: tuple[bytes, ...] = ()
-    #: a byte that no sequence the codec accepts contains: written over the first byte of a
-    #: sequence of :attr:`patch`, it makes the codec stop there
-    stop: int | None = None
-    #: whether every sequence the codec accepts was compared (none is longer than the
-    #: comparison went), and none decodes to U+FFFD (errors are counted as the U+FFFD of
-    #: the handler and of the replacements)
-    complete: bool = True
-    _finder: SequenceFinder = field(init=False, repr=False)
+    *replace*: codec character -> the standard's output, for the characters that the codec
+    produces only from sequences that the standard decodes, context-free, to that output:
+    they are replaced in the codec's text. *sequences*: every sequence where the codec and
+    the standard differ. *patch*: those of them whose characters are not replaced in the
+    text: the fast path makes the codec stop at each one, and its error handler decodes it
+    (see :class:`FastDecoder`). *stop*: a byte that no sequence the codec accepts contains:
+    written over the first byte of a sequence of *patch*, it makes the codec stop there.
+    *complete*: whether every sequence the codec accepts was compared (none is longer than
+    the comparison went), and none decodes to U+FFFD (errors are counted as the U+FFFD of
+    the handler and of the replacements). *layout*: the sequences that each round of the
+    comparison after the first extended by every byte (those the codec found incomplete in
+    the round before), concatenated per round.
+    """
 
-    def __post_init__(self) -> None:
-        self._finder = SequenceFinder(self.patch)
+    def __init__(
+        self,
+        replace: dict[str, str],
+        sequences: tuple[bytes, ...] = (),
+        patch: tuple[bytes, ...] = (),
+        stop: int | None = None,
+        complete: bool = True,
+        layout: tuple[bytes, ...] = (),
+    ) -> None:
+        self.replace = replace
+        self.sequences = sequences
+        self.patch = patch
+        self.stop = stop
+        self.complete = complete
+        self.layout = layout
+        self._finder = SequenceFinder(patch)
+
+    def _fields(self) -> tuple[object, ...]:
+        return self.replace, self.sequences, self.patch, self.stop, self.complete, self.layout
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Fixes) and self._fields() == other._fields()
+
+    __hash__ = None  # type: ignore[assignment]  # (mutable, as the dataclass was)
+
+    def __repr__(self) -> str:
+        return f"Fixes{self._fields()!r}"
 
     @property
     def usable(self) -> bool:
@@ -511,7 +661,11 @@ def replaceable(candidates: dict[str, str], wanted: Iterable[str]) -> dict[str, 
 
 
 def codec_differences(
-    codec: str, tokens: TokenDecoder, max_length: int = 2, *, patch_all: bool = False
+    codec: str,
+    tokens: TokenDecoder,
+    max_length: int = 2,
+    *,
+    patch_all: bool = False,
 ) -> Fixes:
     """Compare the C codec with the exact token decoder on every codec sequence of up to
     *max_length* bytes, and derive the :class:`Fixes` for the codec's output.
@@ -561,7 +715,9 @@ def codec_differences(
         return incomplete
 
     prefixes = compare(bytes([b]) for b in range(256))
+    layout = []
     for _length in range(2, max_length + 1):
+        layout.append(b"".join(prefixes))
         prefixes = compare(p + bytes([b]) for p in prefixes for b in range(256))
     candidates: dict[str, str] = {}
     for char, cases in differing.items():
@@ -582,7 +738,186 @@ def codec_differences(
     stop = next((b for b in (0x80, 0xFF, *range(256)) if b not in used), None)
     # Errors are counted as the handler's and the replacements' U+FFFD: a codec that
     # outputs U+FFFD itself cannot be used (none does).
-    return Fixes(replace, sequences, patch, stop, complete=not prefixes and not outputs_fffd)
+    complete = not prefixes and not outputs_fffd
+    return Fixes(replace, sequences, patch, stop, complete, tuple(layout))
+
+
+def checksum(text: str) -> str:
+    """The length and CRC-32 of *text* (for :func:`codec_fingerprint`)."""
+    return f"{len(text)}:{zlib.crc32(text.encode('utf-16-le', 'surrogatepass')):08x}"
+
+
+def batch(prefixes: bytes, length: int, separator: bytes = b"\n") -> bytearray:
+    """Every sequence of *prefixes* (concatenated, each *length* bytes) followed by each
+    of the 256 bytes, each sequence followed by *separator*, in one buffer (built by
+    slice assignments: no Python call per sequence)."""
+    count = len(prefixes) // length
+    width = length + 1 + len(separator)
+    out = bytearray(width * 256 * count)
+    for at in range(length):
+        out[at::width] = b"".join(bytes([byte]) * 256 for byte in prefixes[at::length])
+    out[length::width] = bytes(range(256)) * count
+    for at, byte in enumerate(separator, length + 1):
+        out[at::width] = bytes([byte]) * (256 * count)
+    return out
+
+
+def _singles_part(codec: str) -> str:
+    info = codecs.lookup(codec)
+    singles = []
+    for byte in range(256):
+        seq = bytes([byte])
+        try:
+            singles.append(info.decode(seq)[0])
+        except UnicodeDecodeError as exc:
+            try:
+                pending = info.incrementaldecoder("strict").decode(seq, False) == ""
+            except UnicodeDecodeError:
+                pending = False
+            singles.append("\x00incomplete" if pending else f"\x00error {exc.start} {exc.end}")
+    return checksum("\x01".join(singles))
+
+
+def _round_parts(codec: str, prefixes: bytes, length: int) -> tuple[str, str]:
+    sequences = batch(prefixes, length)
+    decode = codecs.lookup(codec).decode
+    return checksum(decode(sequences, "replace")[0]), checksum(decode(sequences, "ignore")[0])
+
+
+def codec_fingerprint(
+    codec: str, layout: Sequence[bytes], deferred: bool = False
+) -> tuple[str, ...]:
+    """A checksum of what the codec does with every sequence :func:`codec_differences`
+    compared when it found *layout*: each byte alone, exactly as that comparison sees it
+    (decoded, rejected, or incomplete: the first round, which decides the second's
+    sequences); then, per later round, every sequence of the round, each followed by
+    ``\\n``, all decoded in one call with ``replace`` and one with ``ignore`` (which tells
+    an error from a decoded U+FFFD). About a millisecond per round instead of 30-150 ms for
+    the comparison: :func:`recorded_fixes` uses the comparison's result recorded for a
+    codec with the same fingerprint. If *deferred*, the last round has one part per
+    sequence it extends, checked as inputs need them (:class:`Deferred`)."""
+    parts = [_singles_part(codec)]
+    for length, prefixes in enumerate(layout, 1):
+        if deferred and length == len(layout):
+            parts += (_prefix_part(codec, prefix) for prefix in _split(prefixes, length))
+        else:
+            parts += _round_parts(codec, prefixes, length)
+    return tuple(parts)
+
+
+def _split(prefixes: bytes, length: int) -> list[bytes]:
+    return [prefixes[at : at + length] for at in range(0, len(prefixes), length)]
+
+
+def _prefix_part(codec: str, prefix: bytes) -> str:
+    return " ".join(_round_parts(codec, prefix, len(prefix)))
+
+
+#: A recorded measurement (generated module ``_measured``): fingerprint, then the fields
+#: of :class:`Fixes` (replace, sequences, patch, stop, complete, layout), then the Python
+#: versions it was measured on.
+Recorded: TypeAlias = tuple[
+    tuple[str, ...],
+    dict[str, str],
+    tuple[bytes, ...],
+    tuple[bytes, ...],
+    "int | None",
+    bool,
+    tuple[bytes, ...],
+    tuple[str, ...],
+]
+
+
+#: A recorded measurement of ISO-2022-JP's codec: fingerprint, the characters to replace
+#: and those that make the fast path decline, the Python versions it was measured on.
+RecordedIso: TypeAlias = tuple[tuple[str, ...], dict[str, str], tuple[str, ...], tuple[str, ...]]
+
+
+def measurement_key(codec: str, max_length: int, patch_all: bool, deferred: bool) -> str:
+    """What a recorded measurement is filed under (its :class:`Fixes` depend on the first
+    three, its fingerprint on the last)."""
+    key = f"{codec} {max_length} {'patch_all' if patch_all else 'replace'}"
+    return key + " deferred" if deferred else key
+
+
+#: After this many inputs that hold its first bytes, a :class:`Deferred` round is checked
+#: whole: a scan per input for its prefixes costs more, on pages full of them, than the
+#: one check.
+_DEFERRED_INPUTS: Final = 4
+
+
+class Deferred:
+    """The last round of a recorded fingerprint, checked sequence by sequence as inputs
+    hold them: an input where none of the sequences that the round extends occurs (a
+    *prefix*) makes the codec decode none of the round's sequences, and the record's fixes
+    are right for what it decodes (checked by the other rounds). EUC-JP's third round,
+    0x8F and two more bytes, has 65,000 sequences (3 ms): a page with JIS X 0212 letters
+    needs a few of its 255 prefixes (20 µs each). After _DEFERRED_INPUTS inputs that need
+    it, the rest is checked at once."""
+
+    def __init__(self, codec: str, prefixes: bytes, length: int, want: Sequence[str]) -> None:
+        self.codec = codec
+        self.length = length
+        self.want = dict(zip(_split(prefixes, length), want, strict=True))
+        self.checked: set[bytes] = set()
+        self.inputs = 0
+        firsts = bytes(sorted(set(prefixes[0::length])))
+        self.triggers = tuple(firsts[at : at + 1] for at in range(len(firsts)))
+        first = b"[" + re.escape(firsts) + b"]"
+        rest = b"." * (length - 1)
+        # (sre scans for the first byte; where a prefix may begin inside another, the
+        # lookahead finds the overlapping ones too)
+        self._find = re.compile(first + rest, re.DOTALL).findall
+        self._find_all = re.compile(b"(?=(" + first + rest + b"))", re.DOTALL).findall
+
+    def needed(self, data: bytes) -> bool:
+        """Whether *data* may hold a prefix (one of their first bytes)."""
+        return any(trigger in data for trigger in self.triggers)
+
+    def holds(self, data: bytes) -> bool:
+        """Whether the codec decodes the round's sequences of the prefixes in *data* (or,
+        after _DEFERRED_INPUTS inputs, all) as recorded."""
+        self.inputs += 1
+        if self.inputs > _DEFERRED_INPUTS:
+            found: Iterable[bytes] = self.want
+        else:
+            found = set(self._find(data))
+            if any(trigger in prefix[1:] for prefix in found for trigger in self.triggers):
+                found = set(self._find_all(data))
+        for prefix in set(found) - self.checked:
+            want = self.want.get(prefix)
+            if want is not None:  # (else no sequence of the round begins with it)
+                if _prefix_part(self.codec, prefix) != want:
+                    return False
+                self.checked.add(prefix)
+        return True
+
+    @property
+    def done(self) -> bool:
+        return self.inputs > _DEFERRED_INPUTS or len(self.checked) == len(self.want)
+
+
+def recorded_fixes(
+    codec: str, max_length: int, patch_all: bool, deferred: bool = False
+) -> tuple[Fixes, Deferred | None] | None:
+    """The :class:`Fixes` that :func:`codec_differences` gave for a codec whose
+    :func:`codec_fingerprint` is this codec's (recorded by ``tools/gen_tables.py`` on each
+    Python it was run with; its ``--check``, run by the tests, measures the running
+    Python's codecs again and fails if they differ from the record), or None. *deferred*:
+    the last round is left to check as inputs need it (:class:`Deferred`).
+    """
+    from ._measured import MEASURED
+
+    for entry in MEASURED.get(measurement_key(codec, max_length, patch_all, deferred), ()):
+        fingerprint, replace, sequences, patch, stop, complete, layout, _pythons = entry
+        later = None
+        checked = len(fingerprint)
+        if deferred and layout:
+            checked -= len(layout[-1]) // len(layout)
+            later = Deferred(codec, layout[-1], len(layout), fingerprint[checked:])
+        if codec_fingerprint(codec, layout[: len(layout) - deferred]) == fingerprint[:checked]:
+            return Fixes(dict(replace), sequences, patch, stop, complete, layout), later
+    return None
 
 
 class _ErrorState(threading.local):
@@ -639,9 +974,13 @@ class FastDecoder:
         *,
         max_length: int = 2,
         patch_all: bool = False,
+        deferred: bool = False,
         errors: str = "",
     ) -> None:
         """*max_length*: the longest codec sequences :func:`codec_differences` compares.
+
+        *deferred*: the last round of a recorded fingerprint is checked as inputs hold its
+        sequences (:class:`Deferred`).
 
         *errors*: the name its error handler is registered under (``browser_decode.`` and
         the codec's name if not given; each decoder needs a name of its own).
@@ -662,21 +1001,46 @@ class FastDecoder:
         self._resync: re.Pattern[bytes] = tokens.resync
         self._max_length = max_length
         self._patch_all = patch_all
+        self._deferred = deferred
         self._fixes: Fixes | None = None
+        self._later: Deferred | None = None
         self._state = _ErrorState()
         #: the name of this decoder's codec error handler, registered on first use
         self.errors = errors or f"browser_decode.{codec}"
 
     @property
+    def key(self) -> str:
+        """What :func:`recorded_fixes` files this decoder's codec measurement under."""
+        return measurement_key(self.codec, self._max_length, self._patch_all, self._deferred)
+
+    def measure(self) -> Fixes:
+        """Compare the codec with the token decoder, every sequence one by one
+        (:func:`codec_differences`: 30-150 ms)."""
+        return codec_differences(
+            self.codec, self.tokens, self._max_length, patch_all=self._patch_all
+        )
+
+    @property
     def fixes(self) -> Fixes:
+        """How to correct the codec: as recorded for a codec with its fingerprint, else
+        measured now."""
         if self._fixes is None:
-            fixes = codec_differences(
-                self.codec, self.tokens, self._max_length, patch_all=self._patch_all
-            )
+            found = recorded_fixes(self.codec, self._max_length, self._patch_all, self._deferred)
+            fixes, self._later = (self.measure(), None) if found is None else found
             codecs.register_error(self.errors, self._error_handler())
             self._decode = codecs.lookup(self.codec).decode
             self._fixes = fixes
         return self._fixes
+
+    def _check_later(self, data: bytes) -> None:
+        """Check the deferred round of the fingerprint for the sequences in *data*; if the
+        codec differs there from the record, measure it."""
+        later = self._later
+        if later is not None and not later.holds(data):
+            self._fixes = self.measure()
+            self._later = None
+        elif later is not None and later.done:
+            self._later = None
 
     def _error_handler(self) -> Callable[[UnicodeError], tuple[str, int]]:
         """The codec error handler: the token decoder decodes the token where the codec
@@ -687,8 +1051,8 @@ class FastDecoder:
         tokens = self.tokens
         match = tokens.multi.match
         singles = tokens.singles
-        table = tokens.table
-        compute = tokens.compute
+        by_value = tokens.by_value
+        missing = tokens.missing
         search = self._resync.search
         legit = tokens.legit
 
@@ -715,7 +1079,8 @@ class FastDecoder:
                     state.replaced += 1
                 return text, bad + 1
             bytes_ = token[0]
-            text = table.get(bytes_) or compute(bytes_)
+            known = by_value[_from_bytes(bytes_, _BIG) if len(bytes_) <= 2 else _LONG]
+            text = known or missing(bytes_)
             if text[0] == _REPLACEMENT and bytes_ != legit:
                 state.replaced += 1
             return text, token.end()
@@ -730,7 +1095,11 @@ class FastDecoder:
         handler decoded, and the codec's characters that are replaced by U+FFFD (the codec
         itself never outputs U+FFFD: :func:`codec_differences` would count it as a
         difference, since no index the codecs share holds it)."""
-        if not self.fixes.usable:  # (first use: compare the codec, register the handler)
+        fixes = self.fixes  # (first use: take the record or compare, register the handler)
+        if self._later is not None and self._later.needed(data):
+            self._check_later(data)  # (which may compare the codec now)
+            fixes = self.fixes
+        if not fixes.usable:
             return self.tokens.decode_counting(data)
         if len(data) <= 2 * _PIECE:
             return self._decode_piece(data)

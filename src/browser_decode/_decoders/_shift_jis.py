@@ -21,6 +21,7 @@ from ._multibyte import (
     Handler,
     IOQueue,
     TokenDecoder,
+    index_row,
     replacement_then,
     run_handler,
 )
@@ -115,6 +116,18 @@ def _table() -> Iterator[tuple[bytes, str]]:
                 yield bytes([lead, byte]), replacement_then(byte) if cp is None else cp
 
 
+_LEADS: Final = (*range(0x81, 0xA0), *range(0xE0, 0xFD))
+# Index jis0208 with step 7's EUDC code points at pointers 8836 to 10715.
+_EUDC: Final = "".join(map(chr, range(0xE000, 0xE000 + 1880)))
+_POINTERS: Final = JIS0208[:8836] + _EUDC + JIS0208[10716:]
+
+
+def _row(leading: int) -> list[str | None]:
+    # Step 6's pointers for this leading byte: bytes 0x40-0x7E, then 0x80-0xFC.
+    base = (leading - (0x81 if leading < 0xA0 else 0xC1)) * 188
+    return index_row((0x40, _POINTERS[base : base + 63]), (0x80, _POINTERS[base + 63 : base + 188]))
+
+
 # A leading byte always takes the next byte with it (a restored ASCII byte is part of the
 # token's output); any other byte is a token on its own. Bytes below 0x40 are never a
 # trailing byte: they resynchronise.
@@ -123,6 +136,8 @@ TOKENS: Final = TokenDecoder(
     singles="".join(map(_single, range(256))),
     separator=0x81,
     build=_table,
+    leads=_LEADS,
+    row=_row,
     resync=re.compile(rb"[\x00-\x3f]"),
 )
 

@@ -45,7 +45,7 @@ from ._sample import (
     nearly_utf8,
     non_ascii_piece,
     sample,
-    trim,
+    trim_sample,
     utf16_text,
     utf16_without_bom,
 )
@@ -154,19 +154,18 @@ def evidence(
         if order is not None:
             return Evidence(_hint(order, calibrated_prefilter(1.0), None))
         return Evidence(_binary(body, url, default_encoding))
-    high = high_bytes(data)
-    if not high:
+    if data.isascii():
         if len(data) == len(body):
             return Evidence(None)
         # Only beyond the sample: the text around the first such byte decides.
         data = non_ascii_piece(body)
-        high = high_bytes(data)
-        if not high:
+        if data.isascii():
             return Evidence(None)
         if looks_binary(data):
             return Evidence(_binary(body, url, default_encoding))
-    every = high
-    data, high = trim(data, high)
+    whole = data
+    # Only the bytes 0x80-0xFF that are scored are read (high_bytes(whole) on demand).
+    data, high = trim_sample(whole)
     valid = nearly_utf8(data)
     if valid is not None:
         return Evidence(_hint("UTF-8", calibrated_prefilter(valid), None))
@@ -178,7 +177,8 @@ def evidence(
     }
     bonuses = dict.fromkeys(hinted, HINT_BONUS) if hinted else {"windows-1252": DEFAULT_BONUS}
     ranked = rank_candidates(data, high, bonuses)
-    if len(every) > len(high) and _tie_beyond(ranked, high, every):
+    every = _tie_beyond(ranked, data, high, whole) if len(data) < len(whole) else None
+    if every is not None:
         # The two best read the trimmed sample alike but not the rest of it:
         # all of it decides between them, and the margin between them is nil.
         winner, other = ranked[0], ranked[1]
@@ -198,18 +198,22 @@ def evidence(
     return Evidence(hint, margin, len(high), distinct)
 
 
-def _tie_beyond(ranked: list[_Ranked], high: bytes, every: bytes) -> bool:
-    """Whether the two best candidates decode *high* alike but not *every*."""
+def _tie_beyond(ranked: list[_Ranked], trimmed: bytes, high: bytes, whole: bytes) -> bytes | None:
+    """The bytes 0x80-0xFF of *whole* when the two best candidates decode *high*
+    (those of its prefix *trimmed*) alike but not them; else ``None``."""
     if len(ranked) < 2:
-        return False
+        return None
     a, b = ranked[0].name, ranked[1].name
     if a not in SINGLE_BYTE or b not in SINGLE_BYTE:
-        return False
-    present = bytes(sorted(set(high)))
-    if decode(a, present) != decode(b, present):
-        return False
-    present = bytes(sorted(set(every)))
-    return decode(a, present) != decode(b, present)
+        return None
+    alike = _decoded_alike(a, b)
+    if high.translate(None, alike):  # they read a byte of *high* differently
+        return None
+    # *high* is that of a prefix of *whole*: only a byte after it that the two
+    # decode differently (ASCII never) makes them differ on all of it.
+    if not whole[len(trimmed) :].translate(None, alike):
+        return None
+    return high_bytes(whole)
 
 
 @cache

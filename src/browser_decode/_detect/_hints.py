@@ -9,7 +9,6 @@ ties: a hint never overrides strong evidence, and no hint is ever required.
 from __future__ import annotations
 
 from typing import Final
-from urllib.parse import urlsplit
 
 from .._get_an_encoding import Encoding, get_encoding
 
@@ -119,6 +118,8 @@ def tld_of(url: str) -> str:
     """
     text = url.strip()
     if "/" in text or ":" in text:
+        from urllib.parse import urlsplit  # (on first use: it costs 3 ms of import time)
+
         try:
             host = urlsplit(text if "//" in text else "//" + text).hostname or ""
         except ValueError:

@@ -1,7 +1,8 @@
 """Ranking the candidate encodings of a sample: the statistics of :func:`detect`.
 
-Single-byte candidates are scored from a histogram of the sample's bytes
-0x80-0xFF and from letter classes counted with ``bytes.translate`` (all in C);
+Single-byte candidates are scored from the sample's bytes 0x80-0xFF translated
+to their weights and summed (:func:`._models.weigh`) and from letter classes
+counted with ``bytes.translate`` (all in C);
 multi-byte candidates from their decoded characters. Candidates are scored
 exactly only while an upper bound of their score can still beat the best so
 far (branch and bound), which keeps the cost to a few dozen vector sums.
@@ -13,11 +14,11 @@ import codecs
 import math
 import re
 import threading
-from collections.abc import Callable, Iterable, Sequence
 from operator import itemgetter, mul
 from typing import Final, NamedTuple
 
 from ._models import (
+    ASCII_FIELD_MASK,
     CASE_SWITCH,
     LATIN_LANGUAGES,
     MIXED_SCRIPT,
@@ -28,15 +29,16 @@ from ._models import (
     SINGLE_BYTE,
     STRAY_MARK,
     SYMBOL_IN_WORD,
-    all_best_byte_weights,
-    ascii_weights,
-    best_ascii_weights,
-    best_byte_weights,
-    byte_weights,
+    all_best_byte_table,
+    ascii_packed,
+    best_byte_table,
+    byte_table,
+    byte_tables,
     char_scorer,
     context_classes,
     max_single_byte_prior,
     script_groups,
+    weigh,
 )
 from ._sample import contexts, words_around
 
@@ -51,13 +53,24 @@ DEFAULT_BONUS: Final = 2.0
 MULTI_BYTE_IN_WORD: Final = -8.0
 #: (In the bytes: an ASCII letter, a lead byte, a trail byte, an ASCII letter.)
 _IN_WORD: Final = re.compile(rb"[A-Za-z][\x81-\xfe][\x40-\xfe](?=[A-Za-z])")
+#: ``bytes.translate`` table: ASCII letters -> ``L``, bytes 0x81-0xFE -> ``H``.
+_LETTER_LEAD: Final = bytes(
+    ord("L") if chr(b).isascii() and chr(b).isalpha() else ord("H") if 0x81 <= b <= 0xFE else 0x20
+    for b in range(256)
+)
+#: A stretch of ASCII from a byte 0x00-0x2F to the last such byte before the next byte
+#: 0x80-0xFF. No byte 0x00-0x2F continues a character in any ASCII-compatible WHATWG
+#: encoding: a multi-byte decoder is back in its initial state after it (an error that
+#: began before it takes four bytes at most: the first four are kept), so dropping the
+#: rest of the stretch up to its last such byte changes neither the non-ASCII
+#: characters decoded nor the errors (tested against decoding every byte).
+_ASCII_STRETCH: Final = re.compile(rb"([\x00-\x2f][\x00-\x7f]{3})[\x00-\x7f]*([\x00-\x2f])")
 #: A multi-byte candidate whose decoder fails on more than this share of the
 #: sample's non-ASCII bytes (plus two, for a cut sequence) drops out.
 MAX_ERROR_SHARE: Final = 0.01
 #: Bytes from the first non-ASCII one that a multi-byte candidate must decode
 #: nearly without errors before it is tried on the whole sample.
 _PROBE: Final = 512
-_ASCII_RUNS: Final = re.compile("[\x00-\x7f]+")
 #: ``bytes.translate`` tables: ASCII letters by case (see ``context_classes``), and
 #: bytes 0x80-0xFF -> ``h``.
 _ASCII_CASES: Final = bytes(
@@ -68,7 +81,7 @@ _FEW: Final = 24
 #: Enough non-ASCII bytes to decide without the ASCII letters, when they are dense.
 _MANY: Final = 256
 #: An ASCII letter: its class tells a Latin encoding's table from another script's.
-_ASCII_CLASS_PROBE: Final = b"a"
+_ASCII_CLASS: Final = ord("a")
 _ASCII_LOWER: Final = bytes(b + 0x20 if 0x41 <= b <= 0x5A else b for b in range(256))
 _NOT_ASCII_LETTERS: Final = bytes(
     b for b in range(256) if not (0x41 <= b <= 0x5A or 0x61 <= b <= 0x7A)
@@ -83,17 +96,6 @@ class _Ranked(NamedTuple):
     name: str
     #: ``False`` for a stand-in: an upper bound of candidates not scored exactly
     exact: bool = True
-
-
-def _histogram(values: bytes) -> tuple[list[int], Callable[[Sequence[float]], Iterable[float]]]:
-    """The counts of the distinct bytes 0x80-0xFF in *values*, and a getter of their weights."""
-    histogram = [(byte, values.count(byte)) for byte in sorted(set(values))]  # (C speed)
-    counts = [n for _, n in histogram]
-    offsets = [b - 0x80 for b, _ in histogram]
-    if len(offsets) == 1:
-        only = offsets[0]
-        return counts, lambda weights: (weights[only],)
-    return counts, itemgetter(*offsets) if offsets else (lambda weights: ())
 
 
 def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list[_Ranked]:
@@ -115,20 +117,28 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
         letters = words.translate(_ASCII_LOWER, _NOT_ASCII_LETTERS)
         ascii_counts = [letters.count(c) for c in range(ord("a"), ord("z") + 1)]
     window: tuple[bytes, float, int, bool] | None = None
-    by_weights: dict[tuple[float, ...], float] = {}
-    by_language: dict[str, float] = {}
+    any_ascii = any(ascii_counts)
+    # every language's (and set of languages') ASCII score in one sum (exact, see
+    # ascii_packed); a field is read out on demand
+    packed, shifts = ascii_packed()
+    ascii_total = sum(map(mul, ascii_counts, packed)) if any_ascii else 0
 
-    def ascii_score(language: str) -> float:
-        score = by_language.get(language)
-        if score is None:
-            weights = ascii_weights(language)  # shared by all non-Latin languages
-            score = by_weights.get(weights)
-            if score is None:
-                score = by_weights[weights] = sum(map(mul, ascii_counts, weights))
-            by_language[language] = score
-        return score
+    def ascii_score(key: str | tuple[str, ...]) -> float:
+        return (0 - ((ascii_total >> shifts[key]) & ASCII_FIELD_MASK)) / 2
 
-    best_ascii: dict[tuple[str, ...], float] = {}
+    orders: dict[tuple[str, ...], list[tuple[float, int]]] = {}
+
+    def by_ascii(languages: tuple[str, ...]) -> list[tuple[float, int]]:
+        """(ASCII score, index) of *languages*, best first (ties in their order)."""
+        found = orders.get(languages)
+        if found is None:
+            found = sorted(
+                zip(map(ascii_score, languages), range(len(languages)), strict=True),
+                key=itemgetter(0),
+                reverse=True,
+            )
+            orders[languages] = found
+        return found
 
     ranked: list[_Ranked] = []
     # Every character of EUC-KR and EUC-JP is two bytes 0x80-0xFF, and most of
@@ -137,55 +147,60 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
     pairs = data.translate(_HIGH_PAIRS)
     if len(high) <= _FEW or pairs.count(b"hh") * 8 >= len(high):
         limit = 2 + int(MAX_ERROR_SHARE * len(high))
-        in_word = len(_IN_WORD.findall(around)) * scale * MULTI_BYTE_IN_WORD
+        in_word: float | None = None
+        compact: bytes | None = None
         first = pairs.find(b"h")
         probe = data[first : first + _PROBE]
         for rank, (name, (codec, languages)) in enumerate(MULTI_BYTE.items(), len(SINGLE_BYTE)):
             # a cheap look at the first non-ASCII bytes rules most candidates out
             if probe.decode(codec, "replace").count("\ufffd") > 2 + len(probe) // 64:
                 continue
-            # (the ASCII bytes before the first other one decode alike, without errors)
-            text = _decode_with_few_errors(data[first:], codec, limit)
+            # (the ASCII bytes before the first other one decode alike, without errors,
+            # and so do the long ASCII stretches dropped from *compact*)
+            if compact is None:
+                compact = _ASCII_STRETCH.sub(rb"\1\2", data[first:])
+            text = _decode_with_few_errors(compact, codec, limit)
             if text is None:
                 continue
-            chars = _ASCII_RUNS.sub("", text)
-            best = max(char_scorer(language).score(chars) for language in languages)
+            best = max(char_scorer(language).score(text) for language in languages)
             best += ascii_score(languages[0])
+            if in_word is None:
+                # (none without an ASCII letter right before a lead byte: no regex then)
+                maybe = b"LH" in around.translate(_LETTER_LEAD)
+                in_word = len(_IN_WORD.findall(around)) if maybe else 0
+                in_word *= scale * MULTI_BYTE_IN_WORD
             best += in_word
             ranked.append(_Ranked(best + _prior(name, bonuses), rank, name))
     # Single-byte candidates, by an upper bound of their score (each byte's best
     # weight in any of the encoding's languages; context penalties are never
     # positive): those whose bound is below the best so far are skipped.
-    counts, weights_of = _histogram(high)
     if ranked:
         # One bound for every single-byte candidate first: text in a multi-byte
         # encoding usually settles it without scoring them one by one.
-        bound_all = sum(map(mul, counts, weights_of(all_best_byte_weights())))
-        bound_all += sum(map(mul, ascii_counts, best_ascii_weights(LATIN_LANGUAGES)))
+        bound_all = weigh(high, all_best_byte_table())
+        bound_all += ascii_score(LATIN_LANGUAGES)
         bound_all += max_single_byte_prior() + max(bonuses.values(), default=0.0)
         if bound_all < max(r.score for r in ranked):
             # unnamed stand-in for them all, so the confidence is never overstated
             ranked.append(_Ranked(bound_all, len(SINGLE_BYTE) + len(MULTI_BYTE), "", exact=False))
             ranked.sort(key=lambda r: (-r.score, r.rank))
             return ranked
-    present = _ASCII_CLASS_PROBE + bytes(sorted(set(high)))
     penalties: dict[bytes, float] = {}
     priors = _priors(bonuses)
-    any_ascii = any(ascii_counts)
 
     def ascii_bound(languages: tuple[str, ...]) -> float:
-        found = best_ascii.get(languages)
-        if found is None:  # each letter's best weight in these languages
-            found = sum(map(mul, ascii_counts, best_ascii_weights(languages))) if any_ascii else 0
-            best_ascii[languages] = found
-        return found
+        """Each letter's best weight in any of *languages*: a bound on their scores."""
+        return ascii_score(languages) if any_ascii else 0
 
-    def expand(members: tuple[str, ...]) -> list[_Ranked]:
+    def expand(members: tuple[str, ...]) -> list[tuple[float, int, str]]:
+        """(minus the bound, rank, name) of each of *members*: they sort best first."""
         return [
-            _Ranked(
-                sum(map(mul, counts, weights_of(best_byte_weights(name))))
-                + ascii_bound(SINGLE_BYTE[name])
-                + priors[name],
+            (
+                -(
+                    weigh(high, best_byte_table(name))
+                    + ascii_bound(SINGLE_BYTE[name])
+                    + priors[name]
+                ),
                 RANKS[name],
                 name,
             )
@@ -195,87 +210,67 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
     # Candidates of one script share a bound first (each byte's best weight in
     # any of them): a script the bytes do not fit is ruled out in one sum.
     pending: list[tuple[float, int, tuple[str, ...]]] = []
-    for group_weights, languages, members in script_groups():
-        bound = sum(map(mul, counts, weights_of(group_weights))) + ascii_bound(languages)
-        bound += max(priors[name] for name in members)
-        pending.append((bound, RANKS[members[0]], members))
-    bounds: list[_Ranked] = []
+    for group_table, languages, members in script_groups():
+        upper = weigh(high, group_table) + ascii_bound(languages)
+        upper += priors[members]
+        pending.append((upper, RANKS[members[0]], members))
+    bounds: list[tuple[float, int, str]] = []  # expanded members, best bound first
     top = max((r.score for r in ranked), default=-math.inf)
     while True:
         best_group = max(pending, default=None)
         if best_group is None and not bounds:
             break
-        next_bound = bounds[0].score if bounds else -math.inf
+        next_bound = -bounds[0][0] if bounds else -math.inf
         group_bound = best_group[0] if best_group is not None else -math.inf
         if group_bound > next_bound and best_group is not None:
             # (also below the best so far: its best member stands in for the runner-up)
             pending.remove(best_group)
-            bounds = sorted([*bounds, *expand(best_group[2])], key=lambda r: (-r.score, r.rank))
+            bounds = sorted([*bounds, *expand(best_group[2])])
             continue
-        bound = bounds.pop(0)
-        if bound.score < top:
+        negative, rank, name = bounds.pop(0)
+        upper = -negative
+        if upper < top:
             # Not evaluated: stand in for the runner-up by their bound, so the
             # confidence is never overstated.
-            ranked.append(bound._replace(exact=False))
+            ranked.append(_Ranked(upper, rank, name, exact=False))
             break
-        name = bound.name
         # the languages by their ASCII score: stop when even the best non-ASCII
         # weights could not lift the next one above the best so far
-        ceiling = bound.score - priors[name] - best_ascii[SINGLE_BYTE[name]]
+        ceiling = upper - priors[name] - ascii_bound(SINGLE_BYTE[name])
         best = -math.inf
-        for language in sorted(SINGLE_BYTE[name], key=ascii_score, reverse=True):
-            if ascii_score(language) + ceiling < best:
+        tables = byte_tables(name)
+        for language_ascii, index in by_ascii(SINGLE_BYTE[name]):
+            if language_ascii + ceiling < best:
                 break
-            high_score = sum(map(mul, counts, weights_of(byte_weights(name, language))))
-            best = max(best, high_score + ascii_score(language))
-        # encodings that class the present bytes alike get the same penalties
-        key = present.translate(context_classes(name))
+            high_score = weigh(high, tables[index])
+            best = max(best, high_score + language_ascii)
+        # encodings that class the present bytes (and the ASCII letters) alike get
+        # the same penalties
+        classes = context_classes(name)
+        key = classes[_ASCII_CLASS : _ASCII_CLASS + 1] + high.translate(classes)
         if key not in penalties:
             if window is None:
                 window = _window(around, scale, len(high))
             penalties[key] = _context(name, *window)
         score = best + priors[name] + penalties[key]
-        ranked.append(bound._replace(score=score))
+        ranked.append(_Ranked(score, rank, name))
         top = max(top, score)
     ranked.sort(key=lambda r: (-r.score, r.rank))
     return ranked
 
 
-#: A run of bytes 0x80-0xFF, and more such runs at most four bytes apart.
-_HIGH_RUNS: Final = re.compile(rb"[\x80-\xff](?:[\x00-\x7f]{0,4}[\x80-\xff])*")
-#: ``bytes.translate`` table: ASCII as every Latin encoding's ``context_classes`` has it.
-_LATIN_ASCII_CLASSES: Final = bytes(
-    ord("u") if 0x41 <= b <= 0x5A else ord("l") if b < 0x80 and chr(b).isalnum() else 0x20
-    for b in range(256)
-)
-
-
 def _window(around: bytes, scale: float, high: int) -> tuple[bytes, float, int, bool]:
-    """The arguments of :func:`_context` after the name: the bytes it counts in, *scale*,
-    the baseline of case switches, and whether *around* holds an ASCII letter or digit.
+    """The arguments of :func:`_context` after the name: the bytes it counts in (all of
+    *around*, which is bounded: the trimmed sample where its bytes 0x80-0xFF are dense,
+    else the words around them), *scale*, the baseline of case switches, and whether
+    *around* holds an ASCII letter or digit.
 
-    Where the *high* bytes 0x80-0xFF are sparse in *around*, only the bytes at most two
-    bytes away from one of them (the pieces joined by NUL), which every encoding then
-    counts in, instead of all: every pattern :func:`_context` counts has at most three
-    bytes, and all but ``lu`` need a class that only a byte 0x80-0xFF has (``a`` is an
-    ASCII class only where ``l`` and ``u`` are not), so each occurrence lies in one piece.
-    A piece begins and ends with two ASCII bytes (but at the ends of *around*), and NUL is
-    a space in every class table: no pattern spans two pieces. A Latin encoding counts
-    ``lu`` beyond the baseline, the case switches of ASCII letters in all of *around*
-    (``lu`` between two ASCII characters, a digit and a capital included, counts there
-    otherwise): the baseline is lowered by those left out. And whether an encoding's
-    classes hold ``a`` is decided on all of *around*.
+    (Counting only in the bytes near the *high* bytes 0x80-0xFF gives the same
+    penalties, but cutting those pieces out costs more than the counts it saves.)
     """
     baseline = around.translate(_ASCII_CASES).count(b"lu")
     alnum = len(around.translate(None, _NOT_ASCII_ALNUM)) > 0
-    if len(around) <= 8 * high:
-        return around, scale, baseline, alnum
-    near = b"\x00".join(
-        [around[max(run.start() - 2, 0) : run.end() + 2] for run in _HIGH_RUNS.finditer(around)]
-    )
-    left_out = around.translate(_LATIN_ASCII_CLASSES).count(b"lu")
-    left_out -= near.translate(_LATIN_ASCII_CLASSES).count(b"lu")
-    return near, scale, baseline - left_out, alnum
+    return around, scale, baseline, alnum
 
 
 def _context(name: str, window: bytes, scale: float, baseline: int, alnum: bool) -> float:
@@ -284,20 +279,54 @@ def _context(name: str, window: bytes, scale: float, baseline: int, alnum: bool)
     *window* holds the non-ASCII bytes with their neighbours, each counting
     for *scale* of them; *baseline* is its count of case switches in ASCII;
     *alnum*: whether it holds an ASCII letter or digit (see :func:`_window`).
+
+    Pairs and triples of classes are counted as bits: a class's positions are the
+    bits of one integer (a byte each), and ``x`` followed by ``y`` is ``X & (Y << 8)``;
+    that is ``classes.count(b"xy")`` for every pattern here but the symbol ones
+    (which can overlap themselves: those are counted by ``bytes.count``).
     """
     table = context_classes(name)
     classes = window.translate(table)
-    penalty = classes.count(b" m") * STRAY_MARK if b"m" in classes else 0.0
+    marks = b"m" in classes
+    script = alnum and table[0x61] == 0x61  # a non-Latin script: ASCII letters are not its own
+    penalty = 0.0
     if b"s" in classes:
         inside = sum(classes.count(p) for p in (b"lsl", b"usl", b"lsu", b"usu", b"asa"))
         penalty += inside * SYMBOL_IN_WORD
-    if alnum and table[0x61] == 0x61:  # a non-Latin script: ASCII letters are not its own
-        mixed = sum(classes.count(pair) for pair in (b"al", b"la", b"au", b"ua"))
-        switches = sum(classes.count(words) for words in (b"a l", b"l a", b"a u", b"u a"))
+    lower, upper = _bits(classes, _IS_LOWER), _bits(classes, _IS_UPPER)
+    switches_in_words = (lower & (upper << 8)).bit_count()  # "lu"
+    space = _bits(classes, _IS_SPACE) if marks or script else 0
+    if marks:
+        mark = _bits(classes, _IS_MARK)
+        penalty += (space & (mark << 8)).bit_count() * STRAY_MARK  # " m"
+    if script:
+        ascii_ = _bits(classes, _IS_ASCII)
+        letter = lower | upper
+        mixed = (ascii_ & (letter << 8)).bit_count() + (letter & (ascii_ << 8)).bit_count()
+        switches = (ascii_ & (space << 8) & (letter << 16)).bit_count()  # "a l", "a u"
+        switches += (letter & (space << 8) & (ascii_ << 16)).bit_count()  # "l a", "u a"
         penalty += switches * SCRIPT_SWITCH
-        penalty += classes.count(b"am") * STRAY_MARK
-        return (penalty + classes.count(b"lu") * CASE_SWITCH + mixed * MIXED_SCRIPT) * scale
-    return (penalty + (classes.count(b"lu") - baseline) * CASE_SWITCH) * scale
+        if marks:
+            penalty += (ascii_ & (mark << 8)).bit_count() * STRAY_MARK  # "am"
+        return (penalty + switches_in_words * CASE_SWITCH + mixed * MIXED_SCRIPT) * scale
+    return (penalty + (switches_in_words - baseline) * CASE_SWITCH) * scale
+
+
+def _is(char: str) -> bytes:
+    return bytes(1 if b == ord(char) else 0 for b in range(256))
+
+
+_IS_LOWER: Final = _is("l")
+_IS_UPPER: Final = _is("u")
+_IS_SPACE: Final = _is(" ")
+_IS_MARK: Final = _is("m")
+_IS_ASCII: Final = _is("a")
+
+
+def _bits(classes: bytes, is_class: bytes) -> int:
+    """The positions of one class in *classes*: byte i of the big-endian integer is 1
+    where ``classes[i]`` is that class."""
+    return int.from_bytes(classes.translate(is_class), "big")
 
 
 class _ErrorBudget(threading.local):
@@ -344,26 +373,27 @@ def prefer(first: str, second: str, high: bytes) -> bool:
     """Whether single-byte *second* explains the bytes 0x80-0xFF *high* better than *first*
     (each under its best language, without context): for two candidates tied on a trimmed
     sample, the rest of the sample decides."""
-    counts, weights_of = _histogram(high)
 
     def best(name: str) -> float:
         return PRIORS.get(name, 0.0) + max(
-            float(sum(map(mul, counts, weights_of(byte_weights(name, language)))))
-            for language in SINGLE_BYTE[name]
+            weigh(high, byte_table(name, language)) for language in SINGLE_BYTE[name]
         )
 
     return best(second) > best(first)
 
 
-_PRIORS_CACHE: dict[tuple[tuple[str, float], ...], dict[str, float]] = {}
+_PRIORS_CACHE: dict[tuple[tuple[str, float], ...], dict[str | tuple[str, ...], float]] = {}
 
 
-def _priors(bonuses: dict[str, float]) -> dict[str, float]:
-    """Every single-byte candidate's prior with *bonuses* (a few distinct ones: cached)."""
+def _priors(bonuses: dict[str, float]) -> dict[str | tuple[str, ...], float]:
+    """Every single-byte candidate's prior with *bonuses*, and the best of each
+    script group's (its tuple of members; a few distinct ones: cached)."""
     key = tuple(sorted(bonuses.items()))
     found = _PRIORS_CACHE.get(key)
     if found is None:
         found = {name: _prior(name, bonuses) for name in SINGLE_BYTE}
+        for _, _, members in script_groups():
+            found[members] = max(found[name] for name in members)
         if len(_PRIORS_CACHE) < 256:
             _PRIORS_CACHE[key] = found
     return found

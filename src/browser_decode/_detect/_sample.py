@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from itertools import compress, count, islice
+from itertools import chain, compress, count, islice
 from operator import not_
 from typing import Final
 
@@ -119,6 +119,44 @@ def trim(data: bytes, high: bytes) -> tuple[bytes, bytes]:
     return data, high
 
 
+def _high_count(data: bytes, start: int, end: int) -> int:
+    return len(data[start:end].translate(None, _ASCII))
+
+
+def trim_sample(data: bytes) -> tuple[bytes, bytes]:
+    """``trim(data, high_bytes(data))``, reading only as far as it needs to.
+
+    The bytes 0x80-0xFF are counted step by step from the start: once about
+    :data:`MAX_HIGH_BYTES` of them are found, the rest of *data* is read only
+    until it is clear that *data* holds more than ``MAX_HIGH_BYTES * 5 // 4``
+    of them (else nothing is cut). Dense text is cut after a few KiB, never
+    having translated the rest of its 64 KiB sample.
+    """
+    limit = MAX_HIGH_BYTES * 5 // 4
+    seen = 0
+    for end in range(_STEP, len(data), _STEP):
+        seen += _high_count(data, end - _STEP, end)
+        if seen >= MAX_HIGH_BYTES:
+            break
+    else:
+        return data, high_bytes(data)
+    total = seen
+    for start in range(end, len(data), _STEP):
+        if total > limit:
+            break
+        total += _high_count(data, start, start + _STEP)
+    if total <= limit:
+        return data, high_bytes(data)
+    cut = data[: _end_before_boundary(data, end - _STEP, end)]
+    kept = cut.translate(None, _ASCII)
+    if len(kept) < MAX_HIGH_BYTES // 2:
+        # text without spaces (CJK): cut at the next boundary instead
+        after = _SAFE_CUT.search(data, end)
+        cut = data[: after.start()] if after else data
+        kept = cut.translate(None, _ASCII)
+    return cut, kept
+
+
 def words_around(data: bytes) -> bytes:
     """The words of *data* that hold a byte 0x80-0xFF, each with its neighbours.
 
@@ -132,9 +170,8 @@ def words_around(data: bytes) -> bytes:
         picked = list(islice(compress(count(), map(not_, map(bytes.isascii, words))), MAX_CONTEXTS))
         if len(picked) >= MAX_CONTEXTS // 4 or len(chunk) == len(data):
             break
-    last = len(words) - 1
-    around = [j for i in picked for j in (i - 1, i, i + 1) if 0 <= j <= last]
-    return b" ".join(map(words.__getitem__, around))
+    # words i-1, i, i+1 of each picked word i (those that exist; repeats kept)
+    return b" ".join(chain.from_iterable([words[i - 1 if i else 0 : i + 2] for i in picked]))
 
 
 def contexts(data: bytes, high: bytes, words: bytes) -> tuple[bytes, float]:
@@ -266,6 +303,12 @@ def nearly_utf8(data: bytes) -> float | None:
     classes = data.translate(_UTF8_CLASSES)
     leads, continuations = classes.count(b"l"), classes.count(b"c")
     if not leads <= continuations * 1.1 or continuations > 3.3 * leads + 2:
+        return None
+    # A continuation byte after a byte that is neither a lead nor a continuation is an
+    # error (one U+FFFD each), and there are no more valid sequences than lead bytes:
+    # enough such errors rule the decode out (as its result would below).
+    stray = classes.count(b" c") + classes.startswith(b"c")
+    if stray * 20 > leads:
         return None
     text = data.decode("utf-8", "replace")
     errors = text.count("\ufffd") - data.count(_UTF8_FFFD)
