@@ -444,12 +444,19 @@ def test_detector_scores_are_clamped() -> None:
 
 
 def test_mime_type_cache_keeps_no_long_header() -> None:
+    from browser_decode._api import _BY_CONTENT_TYPE
     from browser_decode._extract_mime_type import _extract_mime_type_cached
 
     _extract_mime_type_cached.cache_clear()
+    _BY_CONTENT_TYPE.clear()
     for index in range(20):
         header = f"text/html; charset=koi8-r; x={index}; pad=" + "a" * (1 << 20)
         assert decode_html(b"\xc1", header).encoding == "KOI8-R"
     assert _extract_mime_type_cached.cache_info().currsize == 0
+    assert not _BY_CONTENT_TYPE
     decode_html(b"\xc1", "text/html; charset=koi8-r")
     assert _extract_mime_type_cached.cache_info().currsize == 1
+    assert list(_BY_CONTENT_TYPE) == ["text/html; charset=koi8-r"]
+    for index in range(2000):  # decode_html's own cache of header values is bounded too
+        decode_html(b"\xc1", f"text/html; charset=koi8-r; x={index}")
+    assert len(_BY_CONTENT_TYPE) <= 512

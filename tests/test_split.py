@@ -125,3 +125,79 @@ def test_utf16_run_of_leading_surrogates_is_cut() -> None:
 def test_runs_of_one_non_ascii_byte_are_cut(name: str, byte: int) -> None:
     cut, _, _ = split_point(name, bytes([byte]) * 10_000)
     assert 10_000 - cut <= 3
+
+
+# --- decoding a large body in pieces (peak memory) ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "UTF-8",
+        "UTF-16LE",
+        "UTF-16BE",
+        "Shift_JIS",
+        "gb18030",
+        "GBK",
+        "EUC-JP",
+        "Big5",
+        "EUC-KR",
+        "windows-1251",
+        "ISO-2022-JP",
+        "replacement",
+    ],
+)
+@settings(max_examples=60, deadline=None)
+@given(body=_bodies, size=st.integers(min_value=1, max_value=12))
+def test_decoding_in_pieces_gives_the_text_and_the_errors_of_the_whole(
+    name: str, body: bytes, size: int
+) -> None:
+    from browser_decode._decoders import COUNTING
+
+    assert _split.decode_in_pieces(name, body, COUNTING[name], size) == COUNTING[name](body)
+
+
+@settings(max_examples=300, deadline=None)
+@given(body=_bodies, size=st.integers(min_value=1, max_value=12))
+def test_strict_utf8_in_pieces_fails_exactly_when_the_whole_does(body: bytes, size: int) -> None:
+    try:
+        whole: str | None = body.decode("utf-8")
+    except UnicodeDecodeError:
+        whole = None
+    try:
+        pieces: str | None = _split.decode_in_pieces("UTF-8", body, _split._strict_utf8, size)[0]
+    except UnicodeDecodeError:
+        pieces = None
+    assert pieces == whole
+
+
+@pytest.mark.parametrize(
+    ("codec", "header"),
+    [
+        ("utf-8", "text/html; charset=utf-8"),
+        ("utf-8", None),
+        ("shift_jis", "text/html; charset=sjis"),
+    ],
+)
+def test_peak_memory_of_a_large_body_stays_below_twice_its_text(
+    codec: str, header: str | None
+) -> None:
+    """decode_html of a 6 MB body (decoded in pieces) needs less than twice its text at
+    once; the codec on the whole body needs 2.5 times for UTF-8 text that widens (ASCII
+    markup first, then Japanese)."""
+    import sys
+    import tracemalloc
+
+    from browser_decode import decode_html
+
+    body = ("<p>abc</p>\n" * 2000 + "日本語のテキスト、" * 300_000).encode(codec)
+    assert len(body) > _split.PIECES_ABOVE
+    decode_html(body[:100_000], header)  # (a decoder's tables are built on first use)
+    tracemalloc.start()
+    try:
+        result = decode_html(body, header)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert result.text == body.decode(codec) and result.replacements == 0
+    assert peak < 1.5 * sys.getsizeof(result.text)

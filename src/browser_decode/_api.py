@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Final
 
 from ._bom_sniff import bom_sniff
 from ._decode_body import JSON_STAGES, XML_STAGES, BodyKind, body_kind
-from ._decoders import COUNTING
+from ._decoders import COUNTING, CountingDecoder
 from ._detect import default, valid_utf8
 from ._detect._external import DetectorArg, detection_stage, resolve_detector
 from ._extract_mime_type import MimeType, extract_mime_type, legacy_extract_an_encoding
 from ._head_scan import head_scan
 from ._hint import Body, EncodingHint, Request, Stage
 from ._infra import isomorphic_decode
-from ._prescan import prescan_stage
+from ._prescan import PRESCAN_LIMIT, Declaration, prescan, prescan_stage
 from ._result import DecodeResult, Provenance
+from ._split import PIECES_ABOVE, decode_in_pieces
 
 __all__ = ["Body", "decide", "decode_html", "result_from_hint", "run_stages", "stages_for"]
 
@@ -47,6 +49,21 @@ def stages_for(mime: MimeType | None) -> tuple[Stage, ...]:
     if kind is BodyKind.JSON:
         return JSON_STAGES
     return STAGES
+
+
+def _provenance(hint: EncodingHint, errors: int) -> Provenance:
+    return Provenance(
+        encoding=hint.encoding.name,
+        source=hint.source,
+        confidence=hint.confidence,
+        label=hint.label,
+        offset=hint.offset,
+        replacements=errors,
+        score=hint.score,
+        runner_up=hint.runner_up,
+        detector=hint.detector,
+        binary=hint.binary,
+    )
 
 
 def _coerce_body(body: object, caller: str = "decode_html") -> bytes:
@@ -141,7 +158,96 @@ def decode_html(
     arguments of the wrong type (and :class:`ValueError` for an unknown
     detector name).
     """
+    if (
+        type(body) is bytes
+        and detector is None
+        and (content_type is None or type(content_type) is str)
+        and (url is None or type(url) is str)
+        and (default_encoding is None or type(default_encoding) is str)
+    ):
+        # The common calls, with what every call of the same header value shares computed
+        # once: the same stages in the same order as decide() and result_from_hint().
+        entry = _BY_CONTENT_TYPE.get(content_type)
+        if entry is None:
+            entry = _content_type_entry(content_type)
+        mime, stages, header = entry
+        if stages:  # the HTML (and text) stages
+            if body.startswith(_BOMS):
+                # BOM sniff: "If BOMEncoding is non-null ... with confidence certain"
+                decision, skip = _BOM_DECISIONS[body[:2]]
+                return _result(body[skip:], *decision)
+            if header is not None:
+                # "legacy extract an encoding": the Content-Type charset.
+                return _result(body, *header)
+            if stages == _PRESCAN:
+                found = prescan(body[:PRESCAN_LIMIT])
+                if found is not None:
+                    return _result(body, *_meta_decision(found))
+                # STAGES[3:]: the head scan, valid UTF-8, then detection and the default.
+                hint = head_scan(body) or valid_utf8(body)
+                if hint is None:
+                    request = Request(mime, url, default_encoding, resolve_detector(None))
+                    hint = run_stages(_DETECTION, body, request)
+                return result_from_hint(body, hint)
     return _decode(body, content_type, url, default_encoding, detector, "decode_html")
+
+
+_BOMS: Final = (b"\xef\xbb\xbf", b"\xfe\xff", b"\xff\xfe")
+_DETECTION: Final = STAGES[5:]
+#: A declared encoding's decoder, and the provenance of its text when it has no errors
+#: (a frozen value: one object serves every such result).
+_Decision = tuple[CountingDecoder, Provenance]
+_BOM_DECISIONS: Final[dict[bytes, tuple[_Decision, int]]] = {}
+for _bom in _BOMS:
+    _hint = bom_sniff(_bom)
+    assert _hint is not None
+    _BOM_DECISIONS[_bom[:2]] = ((COUNTING[_hint.encoding.name], _provenance(_hint, 0)), _hint.skip)
+#: What the header value's body type runs: other stages (0: not here), the HTML stages
+#: without the prescan (1: text types), with it (2: HTML, or no or a bad header value).
+_OTHER, _TEXT, _PRESCAN = 0, 1, 2
+#: Content-Type value -> (its MIME type, which stages, the header's decision or None).
+_BY_CONTENT_TYPE: Final[dict[str | None, tuple[MimeType | None, int, _Decision | None]]] = {}
+_BY_DECLARATION: Final[dict[Declaration, _Decision]] = {}
+#: Entries kept (crawls repeat a few header values and declarations endlessly); the
+#: caches start over when full. Header values longer than this are not kept.
+_CACHE_SIZE: Final = 512
+
+
+def _content_type_entry(content_type: str | None) -> tuple[MimeType | None, int, _Decision | None]:
+    mime = None if content_type is None else extract_mime_type(content_type)
+    stages, decision = _OTHER, None
+    if stages_for(mime) is STAGES:
+        stages = _PRESCAN if _is_html(Request(mime)) else _TEXT
+        hint = legacy_extract_an_encoding(mime)
+        if hint is not None:
+            decision = (COUNTING[hint.encoding.name], _provenance(hint, 0))
+    entry = (mime, stages, decision)
+    if content_type is None or len(content_type) <= _CACHE_SIZE:
+        if len(_BY_CONTENT_TYPE) >= _CACHE_SIZE:
+            _BY_CONTENT_TYPE.clear()
+        _BY_CONTENT_TYPE[content_type] = entry
+    return entry
+
+
+def _meta_decision(found: Declaration) -> _Decision:
+    decision = _BY_DECLARATION.get(found)
+    if decision is None:
+        hint = found.hint()
+        decision = (COUNTING[hint.encoding.name], _provenance(hint, 0))
+        if len(_BY_DECLARATION) >= _CACHE_SIZE:
+            _BY_DECLARATION.clear()
+        _BY_DECLARATION[found] = decision
+    return decision
+
+
+def _result(body: bytes, decoder: CountingDecoder, provenance: Provenance) -> DecodeResult:
+    if len(body) > PIECES_ABOVE:
+        text, errors = decode_in_pieces(provenance.encoding, body, COUNTING[provenance.encoding])
+    else:
+        text, errors = decoder(body)
+    if errors:
+        provenance = dataclasses.replace(provenance, replacements=errors)
+    return DecodeResult(text, provenance)
 
 
 def _decode(
@@ -171,17 +277,31 @@ def result_from_hint(data: bytes, hint: EncodingHint) -> DecodeResult:
         text, errors = hint.decoded, 0
     else:
         # The decoder counts its errors as it goes: no second pass over the text.
-        text, errors = COUNTING[name](data[hint.skip :] if hint.skip else data)
-    provenance = Provenance(
-        encoding=name,
-        source=hint.source,
-        confidence=hint.confidence,
-        label=hint.label,
-        offset=hint.offset,
-        replacements=errors,
-        score=hint.score,
-        runner_up=hint.runner_up,
-        detector=hint.detector,
-        binary=hint.binary,
+        payload = data[hint.skip :] if hint.skip else data
+        if len(payload) > PIECES_ABOVE:
+            text, errors = decode_in_pieces(name, payload, COUNTING[name])
+        else:
+            text, errors = COUNTING[name](payload)
+    if errors or hint.score is not None:
+        return DecodeResult(text, _provenance(hint, errors))
+    # One frozen provenance per kind of error-free answer (e.g. every valid UTF-8 body).
+    key = (
+        hint.encoding,
+        hint.source,
+        hint.confidence,
+        hint.label,
+        hint.offset,
+        hint.runner_up,
+        hint.detector,
+        hint.binary,
     )
+    provenance = _BY_HINT.get(key)
+    if provenance is None:
+        provenance = _provenance(hint, 0)
+        if len(_BY_HINT) >= _CACHE_SIZE:
+            _BY_HINT.clear()
+        _BY_HINT[key] = provenance
     return DecodeResult(text, provenance)
+
+
+_BY_HINT: Final[dict[tuple[object, ...], Provenance]] = {}

@@ -21,7 +21,16 @@ import re
 from typing import Final
 
 from ._hint import EncodingHint
-from ._prescan import PRESCAN_LIMIT, _meta, _OutOfBytes, may_declare, skip_attributes
+from ._prescan import (
+    _BOGUS_TOKEN,
+    ATTRIBUTES_TOKEN,
+    NO_CHARSET_META_TOKEN,
+    PRESCAN_LIMIT,
+    _meta,
+    _OutOfBytes,
+    may_declare,
+    skip_attributes,
+)
 
 #: The most bytes the head scan reads.
 HEAD_SCAN_LIMIT: Final = 64 * 1024
@@ -36,59 +45,178 @@ _HEAD_ELEMENTS: Final = frozenset(
     {b"script", b"noscript", b"style", b"link", b"meta", b"object", b"title", b"base"}
 )
 
+# The tokens of the loop in :func:`next_meta` in one C call (as the prescan's, see
+# ``_prescan._PRESCAN_TOKENS``: each alternative consumes a whole token exactly as one
+# step of the loop does, or fails). A tag name ends at the first space, "/" or ">".
+_NAME_END: Final = rb"(?=[\t\n\x0c\r />])"
+_COMMENT: Final = rb"<!--(?s:.*?)-->"  # (the "-->" is looked for after the "<!--")
+
+
+def _raw_text(names: bytes) -> bytes:
+    """Start tags of raw text elements and their text, up to the "</name" that ends it."""
+    return b"|".join(
+        rb"<(?i:"
+        + name
+        + rb")"
+        + _NAME_END
+        + ATTRIBUTES_TOKEN
+        # "</name" in any case, as the loop's search: the text is the rest
+        + rb"[^<]*(?:<(?!/(?i:"
+        + name
+        + rb"))[^<]*)*(?=</(?i:"
+        + name
+        + rb"))"
+        for name in names.split(b"|")
+    )
+
+
+#: The tokens that keep the head open (whitespace, comments, the head's elements and the
+#: start tags ``html`` and ``head``), except a ``<meta>`` that may declare.
+_IN_HEAD_TOKENS: Final = re.compile(
+    rb"(?:[\t\n\x0c\r ]+|"
+    + _COMMENT
+    + rb"|"
+    + _BOGUS_TOKEN
+    + rb"|<"
+    + NO_CHARSET_META_TOKEN
+    + rb"|"
+    + _raw_text(b"script|style|title")
+    + rb"|<(?i:noscript|link|object|base|html|head)"
+    + _NAME_END
+    + ATTRIBUTES_TOKEN
+    + rb"|</(?i:script|noscript|style|link|meta|object|title|base)"
+    + _NAME_END
+    + ATTRIBUTES_TOKEN
+    + rb")*"
+)
+#: Any token but a ``<meta>`` that may declare (the start tags of the raw text elements
+#: that pages put in a body are left to the loop).
+_ANY_TOKENS: Final = re.compile(
+    rb"(?:[^<]+|<(?=[^A-Za-z!/?])|"
+    + _COMMENT
+    + rb"|"
+    + _BOGUS_TOKEN
+    + rb"|<"
+    + NO_CHARSET_META_TOKEN
+    + rb"|"
+    + _raw_text(b"script|style|title")
+    + rb"|</[A-Za-z][^\t\n\x0c\r />]*"
+    + _NAME_END
+    + ATTRIBUTES_TOKEN
+    + rb"|<(?!(?i:meta|script|style|title|textarea|xmp|noembed|noframes|iframe)"
+    + _NAME_END
+    + rb")[A-Za-z][^\t\n\x0c\r />]*"
+    + _NAME_END
+    + ATTRIBUTES_TOKEN
+    + rb")*"
+)
+#: Past this many bytes, the scan first checks that "charset" is still ahead at all.
+_CHECK_AT: Final = 4096
+#: The head scan reads this much first (most heads end before), all of its bytes only
+#: when that runs out.
+_FIRST_PART: Final = 8192
+
+
+def next_meta(
+    data: bytes, position: int, in_head: bool, complete: bool = True
+) -> tuple[int, int, bool] | None:
+    """The next ``<meta`` start tag that Chromium's head scan reaches from *position*.
+
+    ``(lt, after, in_head)``: where the tag starts, where its name ends (the caller reads
+    its attributes and resumes after its ">", with *in_head* as returned), and whether
+    the head is still open; ``None`` when the scan ends first (the head has ended and
+    1024 bytes are read). Raises ``_OutOfBytes`` when the bytes run out first: then the
+    walk over more bytes (*data* is a prefix of them unless *complete*) goes on as the
+    walk over all of them. The head scan and ``to_utf8_document`` share this walk. A
+    ``<meta>`` that cannot declare an encoding (no "charset" in its bytes, see
+    ``_prescan.may_declare``) may be passed over.
+    """
+    length = len(data)
+    check = complete and length > _CHECK_AT
+    while position < length:
+        if check and position >= _CHECK_AT:
+            # A long head: is there a "charset" ahead at all? (one C-level search)
+            if not may_declare(data[position:]):
+                return None
+            check = False
+        if in_head:
+            end = _CHECK_AT if check else length
+            position = _IN_HEAD_TOKENS.match(data, position, end).end()  # type: ignore[union-attr]
+        elif position < PRESCAN_LIMIT:
+            # The scan ends at the first "<" at or after byte 1024 (below): a <meta> it
+            # returns from here on starts with "<meta" (any case) before it.
+            if (complete or length >= PRESCAN_LIMIT + 4) and data[
+                position : PRESCAN_LIMIT + 4
+            ].lower().find(b"<meta") < 0:
+                return None
+            position = _ANY_TOKENS.match(data, position, PRESCAN_LIMIT).end()  # type: ignore[union-attr]
+        if position >= length:
+            break
+        lt = data.find(b"<", position)
+        end = length if lt < 0 else lt
+        if not _WHITESPACE_ONLY.fullmatch(data, position, end):
+            in_head = False  # character data starts the body
+        if not in_head and end >= PRESCAN_LIMIT:
+            # (also when the bytes ran out: more of them would not change this)
+            return None
+        if lt < 0:
+            break
+        if data.startswith(b"<!--", lt):
+            close = data.find(b"-->", lt + 4)
+            if close < 0:
+                break
+            position = close + 3
+            continue
+        tag = _TAG.match(data, lt)
+        if tag is None:
+            if data[lt + 1 : lt + 2] in (b"!", b"?", b"/"):
+                close = data.find(b">", lt)
+                if close < 0:
+                    break
+                position = close + 1
+            elif lt + 1 >= length:
+                break  # (a "<" at the end: a tag may follow)
+            else:
+                in_head = False  # a lone "<" is text
+                position = lt + 1
+            continue
+        is_end, name = tag.group(1) == b"/", tag.group(2).lower()
+        position = tag.end()
+        if name == b"meta" and not is_end:
+            return lt, position, in_head  # (a head element: in_head stays)
+        position = skip_attributes(data, position) + 1
+        if name in _RAW_TEXT and not is_end:
+            end_tag = re.compile(rb"</" + re.escape(name), re.IGNORECASE).search(data, position)
+            if end_tag is None:
+                break
+            position = end_tag.start()
+        if name not in _HEAD_ELEMENTS and (is_end or name not in (b"html", b"head")):
+            in_head = False
+    raise _OutOfBytes
+
 
 def head_scan(body: bytes) -> EncodingHint | None:
     """Find a ``<meta>`` charset in the head beyond the 1024-byte prescan."""
-    data = body[:HEAD_SCAN_LIMIT]
-    if len(data) <= PRESCAN_LIMIT:
+    if len(body) <= PRESCAN_LIMIT:
         return None  # the prescan has seen all of it
-    if not may_declare(data):
-        return None  # no <meta> in it can declare anything
-    position = 0
-    in_head = True
-    try:
-        while position < len(data):
-            lt = data.find(b"<", position)
-            end = len(data) if lt < 0 else lt
-            if not _WHITESPACE_ONLY.fullmatch(data, position, end):
-                in_head = False  # character data starts the body
-            if not in_head and end >= PRESCAN_LIMIT:
-                return None
-            if lt < 0:
-                return None
-            if data.startswith(b"<!--", lt):
-                close = data.find(b"-->", lt + 4)
-                if close < 0:
-                    return None
-                position = close + 3
-                continue
-            tag = _TAG.match(data, lt)
+    # The first part, then (if the walk runs out of bytes in it) the same step again
+    # over every byte the scan may read: the walk only reads forward, so both agree on
+    # whatever the first part settles.
+    data = body[:_FIRST_PART]
+    complete = len(body) <= _FIRST_PART
+    position, in_head = 0, True
+    while True:
+        try:
+            tag = next_meta(data, position, in_head, complete)
             if tag is None:
-                if data[lt + 1 : lt + 2] in (b"!", b"?", b"/"):
-                    close = data.find(b">", lt)
-                    if close < 0:
-                        return None
-                    position = close + 1
-                else:
-                    in_head = False  # a lone "<" is text
-                    position = lt + 1
-                continue
-            is_end, name = tag.group(1) == b"/", tag.group(2).lower()
-            position = tag.end()
-            if name == b"meta" and not is_end:
-                found, position = _meta(data, position, lt)
-                if found is not None:
-                    return found.hint()
-                position += 1
-            else:
-                position = skip_attributes(data, position) + 1
-            if name in _RAW_TEXT and not is_end:
-                end_tag = re.compile(rb"</" + re.escape(name), re.IGNORECASE).search(data, position)
-                if end_tag is None:
-                    return None
-                position = end_tag.start()
-            if name not in _HEAD_ELEMENTS and (is_end or name not in (b"html", b"head")):
-                in_head = False
-    except _OutOfBytes:
-        return None
-    return None
+                return None
+            lt, after, in_head_after = tag
+            found, end = _meta(data, after, lt)
+        except _OutOfBytes:
+            if complete:
+                return None
+            data, complete = body[:HEAD_SCAN_LIMIT], True
+            continue
+        if found is not None:
+            return found.hint()
+        position, in_head = end + 1, in_head_after

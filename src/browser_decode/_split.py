@@ -402,3 +402,61 @@ def split_point(encoding: str, data: bytes, protect: int = 0) -> tuple[int, byte
     # end-of-queue, then return finished. 2. If byte is an ASCII byte, return a
     # code point ..." -- any cut works. (replacement is handled by the caller.)
     return len(data), b"", 0
+
+
+#: Bodies larger than this are decoded in pieces of about :data:`PIECE` bytes.
+PIECES_ABOVE: Final = 4 << 20
+PIECE: Final = 256 << 10
+
+
+def decode_in_pieces(
+    encoding: str, data: bytes, decoder: Callable[[bytes], tuple[str, int]], size: int = PIECE
+) -> tuple[str, int]:
+    """``decoder(data)`` (text and error count) with a peak of memory near the text's size.
+
+    A codec's buffer for a whole body is as long as the body, and it widens it (one byte
+    per character, then two or four) when it meets a wider character: up to 2.5 times
+    the text at once. Piece by piece, each cut by :func:`split_point` (the parts give the
+    text and the errors of the whole, and a strict decoder fails on a part exactly when
+    it fails on the whole), the text grows in place and only one piece's buffers come on
+    top: CPython resizes a string that nothing else holds on ``+=`` (once the interpreter
+    has specialized the ``+=``, see the warm-up below).
+    """
+    if encoding in ("ISO-2022-JP", "replacement"):
+        return decoder(data)  # (stateful escapes; no text)
+    text, errors, start, length = "", 0, 0, len(data)
+    while start < length:
+        end = start + size
+        if end < length:
+            cut = split_point(encoding, data[start:end])[0]  # (no prefix: not ISO-2022-JP)
+            end = start + cut if cut else length
+        piece, count = decoder(data[start:end])
+        text += piece
+        del piece
+        errors += count
+        start = end
+    return text, errors
+
+
+def _strict_utf8(data: bytes) -> tuple[str, int]:
+    return data.decode("utf-8"), 0
+
+
+def decode_utf8_strict(data: bytes) -> str:
+    """``data.decode("utf-8")``, in pieces when large (see :func:`decode_in_pieces`);
+    raises :class:`UnicodeDecodeError` exactly when the whole does (its positions are
+    then those of a piece)."""
+    if len(data) > PIECES_ABOVE:
+        return decode_in_pieces("UTF-8", data, _strict_utf8)[0]
+    return data.decode("utf-8")
+
+
+def _latin1(data: bytes) -> tuple[str, int]:
+    return data.decode("latin-1"), 0
+
+
+# The warm-up, so that the first large body already grows in place: CPython 3.11+
+# specializes a function's ``+=`` of strings (BINARY_OP_INPLACE_ADD_UNICODE, which
+# resizes the string) once the function has run a few times (3.10 always resizes).
+for _ in range(16):
+    decode_in_pieces("windows-1252", b"abc", _latin1, 1)

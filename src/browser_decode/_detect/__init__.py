@@ -29,6 +29,7 @@ from .._decoders import decode
 from .._get_an_encoding import ENCODINGS
 from .._hint import EncodingHint
 from .._result import Confidence, Source
+from .._split import decode_utf8_strict
 from ._calibration import calibrated, calibrated_prefilter, calibrated_utf16
 from ._hints import default_encoding_of, tld_encoding
 from ._models import SINGLE_BYTE
@@ -95,7 +96,7 @@ def valid_utf8(body: bytes) -> EncodingHint | None:
         except UnicodeDecodeError:
             return None
     try:
-        decoded = body.decode("utf-8")
+        decoded = decode_utf8_strict(body)  # (in pieces when large: peak memory)
     except UnicodeDecodeError:
         return None
     return _utf8_hint(decoded)

@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from .._head_scan import _HEAD_ELEMENTS, _RAW_TEXT, _TAG, _WHITESPACE_ONLY
+from .._head_scan import next_meta
 from .._prescan import (
     _LETTERS,
     _SPACE_OR_GT_SEARCH,
@@ -130,52 +130,18 @@ def _prescan_spans(data: bytes) -> list[Span]:
 def _head_spans(data: bytes) -> list[Span]:
     """Every ``<meta>`` declaration in the head as Chromium's head scan tokenizes it.
 
-    The loop of :func:`browser_decode._head_scan.head_scan`, without its 64 KiB bound (this
-    runs once per written document, and a reader may honour a ``<meta>`` further on).
+    The walk of :func:`browser_decode._head_scan.head_scan` (``next_meta``), without its
+    64 KiB bound (this runs once per written document, and a reader may honour a ``<meta>``
+    further on).
     """
     spans: list[Span] = []
-    position = 0
-    in_head = True
+    position, in_head = 0, True
     try:
-        while position < len(data):
-            lt = data.find(b"<", position)
-            end = len(data) if lt < 0 else lt
-            if not _WHITESPACE_ONLY.fullmatch(data, position, end):
-                in_head = False
-            if (not in_head and end >= PRESCAN_LIMIT) or lt < 0:
-                return spans
-            if data.startswith(b"<!--", lt):
-                close = data.find(b"-->", lt + 4)
-                if close < 0:
-                    return spans
-                position = close + 3
-                continue
-            tag = _TAG.match(data, lt)
-            if tag is None:
-                if data[lt + 1 : lt + 2] in (b"!", b"?", b"/"):
-                    close = data.find(b">", lt)
-                    if close < 0:
-                        return spans
-                    position = close + 1
-                else:
-                    in_head = False
-                    position = lt + 1
-                continue
-            is_end, name = tag.group(1) == b"/", tag.group(2).lower()
-            position = tag.end()
-            if name == b"meta" and not is_end:
-                found, position = _meta_spans(data, position)
-                spans.extend(found)
-                position += 1
-            else:
-                position = skip_attributes(data, position) + 1
-            if name in _RAW_TEXT and not is_end:
-                end_tag = re.compile(rb"</" + re.escape(name), re.IGNORECASE).search(data, position)
-                if end_tag is None:
-                    return spans
-                position = end_tag.start()
-            if name not in _HEAD_ELEMENTS and (is_end or name not in (b"html", b"head")):
-                in_head = False
+        while (tag := next_meta(data, position, in_head)) is not None:
+            _, position, in_head = tag
+            found, position = _meta_spans(data, position)
+            spans.extend(found)
+            position += 1
     except _OutOfBytes:
         return spans
     return spans
