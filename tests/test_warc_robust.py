@@ -362,7 +362,7 @@ def test_signal_stops_all_workers_and_leaves_no_file(tmp_path: Path, signum: int
 def test_timeout_is_a_total_deadline(tmp_path: Path, jobs: str) -> None:
     """--timeout stops the whole run as SIGALRM: summary so far, no output, no worker left."""
     out = tmp_path / "out.jsonl"
-    archive = big_archive(tmp_path / "big.warc.gz", 6000)
+    archive = big_archive(tmp_path / "big.warc.gz", 30000)
     started = time.monotonic()
     process = subprocess.Popen(
         command(archive, "--out", out, "--jobs", jobs, "--chunk-size", "100000", "--timeout", "1"),
