@@ -413,6 +413,37 @@ def test_dead_worker_is_exit_5_with_the_summary_so_far(tmp_path: Path) -> None:
     assert not out.exists()
 
 
+def test_a_pool_broken_between_two_tasks_is_a_dead_worker(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker that dies after the parent took a task's result makes the next
+    ``submit`` raise BrokenProcessPool (not ``result``): that too is WorkerDied, and
+    the workers are stopped."""
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    archive = write(tmp_path / "a.warc", records(CASES * 6), gz=False)
+    submitted = itertools.count()
+    real_submit = ProcessPoolExecutor.submit
+
+    def submit(self: ProcessPoolExecutor, *args: object, **kwargs: object) -> object:
+        if next(submitted) == 5:  # after the first 2 * jobs, one result later
+            raise BrokenProcessPool("a child process terminated abruptly")
+        return real_submit(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ProcessPoolExecutor, "submit", submit)
+
+    class Collect:
+        def add(self, page: dict[str, object]) -> None:
+            pass
+
+        def add_part(self, part: object) -> None:
+            pass
+
+    with pytest.raises(_warc_run.WorkerDied):
+        _warc_run.stream([str(archive)], Collect(), jobs=2, chunk_bytes=300)
+
+
 def test_output_is_renamed_only_at_the_end(tmp_path: Path) -> None:
     out = tmp_path / "out.jsonl"
     out.write_text("previous\n")

@@ -421,22 +421,23 @@ def stream(
             future = pool.submit(_part_task, task, content, limit, part, detector)
             window.append((part, future))
 
-        for number, task in itertools.islice(tasks, 2 * jobs):
-            submit(number, task)
-        while window:
-            part, future = window.popleft()
-            try:
-                task_summary, span = future.result()
-            except BrokenProcessPool:
-                raise WorkerDied("a worker process died (killed, or out of memory)") from None
-            for number, task in itertools.islice(tasks, 1):
+        try:
+            for number, task in itertools.islice(tasks, 2 * jobs):
                 submit(number, task)
-            with open(part, "rb") as handle:
-                sink.add_part(handle)
-            os.unlink(part)
-            summary.add(task_summary)
-            if progress is not None:
-                progress(task_summary.records, span)
+            while window:
+                part, future = window.popleft()
+                task_summary, span = future.result()
+                # (a worker that died since makes this submit raise, not only result())
+                for number, task in itertools.islice(tasks, 1):
+                    submit(number, task)
+                with open(part, "rb") as handle:
+                    sink.add_part(handle)
+                os.unlink(part)
+                summary.add(task_summary)
+                if progress is not None:
+                    progress(task_summary.records, span)
+        except BrokenProcessPool:
+            raise WorkerDied("a worker process died (killed, or out of memory)") from None
     finally:
         _stop_workers(pool)
         shutil.rmtree(parts, ignore_errors=True)
