@@ -748,3 +748,21 @@ def test_char_scorer_weighs_the_non_ascii_characters_only(text: str) -> None:
             if not char.isascii()
         )
         assert _models.char_scorer(language).score(text) == want, language
+
+
+@pytest.mark.parametrize("filler", [b"a=1;", b"x<y ", b"</scrip ", b"<!-- "])
+@pytest.mark.parametrize("opening", [b"<script>", b"<style>", b"<title>", b"<link ", b"<!--"])
+@pytest.mark.parametrize("size", [7000, 9000, 70000])
+def test_long_tokens_across_the_scan_parts_agree_with_the_loop(
+    opening: bytes, filler: bytes, size: int
+) -> None:
+    """Raw text, tags and comments that run past the head scan's first 8 KiB, or past
+    its 64 KiB, closed after that or never (where the token expressions' atomic groups
+    give up at once instead of backtracking): what the plain loop gives."""
+    closing = {b"<script>": b"</script>", b"<style>": b"</STYLE>", b"<title>": b"</title>"}
+    head = b"<!DOCTYPE html><html><head>" + opening + filler * (size // len(filler))
+    for end in (b"", closing.get(opening, b">" if opening == b"<link " else b"-->")):
+        for declaring in (b"<meta charset=koi8-r>", b""):
+            body = head + end + declaring + b"</head><body>x</body></html>"
+            assert _head_scan.head_scan(body) == _reference_scans.head_scan(body)
+            assert _prescan.prescan(body[:1024]) == _reference_scans.prescan(body[:1024])

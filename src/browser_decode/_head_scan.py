@@ -23,6 +23,7 @@ from typing import Final
 from ._hint import EncodingHint
 from ._prescan import (
     _BOGUS_TOKEN,
+    ATOMIC,
     ATTRIBUTES_TOKEN,
     NO_CHARSET_META_TOKEN,
     PRESCAN_LIMIT,
@@ -61,9 +62,10 @@ def _raw_text(names: bytes) -> bytes:
         + _NAME_END
         + ATTRIBUTES_TOKEN
         # "</name" in any case, as the loop's search: the text is the rest
+        + ATOMIC
         + rb"[^<]*(?:<(?!/(?i:"
         + name
-        + rb"))[^<]*)*(?=</(?i:"
+        + rb"))[^<]*)*)(?=</(?i:"
         + name
         + rb"))"
         for name in names.split(b"|")
