@@ -8,6 +8,7 @@ from typing import Final
 from ._bom_sniff import bom_sniff
 from ._decode_body import JSON_STAGES, XML_STAGES, BodyKind, body_kind
 from ._decoders import COUNTING, CountingDecoder
+from ._decoders._count import utf_counting
 from ._detect import default, valid_utf8
 from ._detect._external import DetectorArg, detection_stage, resolve_detector
 from ._extract_mime_type import MimeType, extract_mime_type, legacy_extract_an_encoding
@@ -175,7 +176,14 @@ def decode_html(
             if body.startswith(_BOMS):
                 # BOM sniff: "If BOMEncoding is non-null ... with confidence certain"
                 decision, skip = _BOM_DECISIONS[body[:2]]
-                return _result(body[skip:], *decision)
+                if len(body) > PIECES_ABOVE:
+                    return _result(body[skip:], *decision)
+                # (the UTF decoders read a view: the body after its BOM is not copied)
+                codec, provenance = _BOM_CODECS[body[:2]], decision[1]
+                text, errors = utf_counting(codec, memoryview(body)[skip:])
+                if errors:
+                    provenance = dataclasses.replace(provenance, replacements=errors)
+                return DecodeResult(text, provenance)
             if header is not None:
                 # "legacy extract an encoding": the Content-Type charset.
                 return _result(body, *header)
@@ -202,6 +210,11 @@ for _bom in _BOMS:
     _hint = bom_sniff(_bom)
     assert _hint is not None
     _BOM_DECISIONS[_bom[:2]] = ((COUNTING[_hint.encoding.name], _provenance(_hint, 0)), _hint.skip)
+#: The Python codec of each BOM's encoding (the UTF decoders are those codecs).
+_BOM_CODECS: Final = {
+    key: {"UTF-8": "utf-8", "UTF-16LE": "utf-16-le", "UTF-16BE": "utf-16-be"}[decision[1].encoding]
+    for key, (decision, _) in _BOM_DECISIONS.items()
+}
 #: What the header value's body type runs: other stages (0: not here), the HTML stages
 #: without the prescan (1: text types), with it (2: HTML, or no or a bad header value).
 _OTHER, _TEXT, _PRESCAN = 0, 1, 2

@@ -91,10 +91,11 @@ def _on_error(exc: UnicodeError) -> tuple[str, int]:
 codecs.register_error(COUNT, _on_error)
 
 
-def utf_counting(codec: str, data: bytes) -> tuple[str, int]:
-    """*data* decoded by the UTF codec *codec* in replacement mode, and its error count."""
+def utf_counting(codec: str, data: bytes | memoryview) -> tuple[str, int]:
+    """*data* decoded by the UTF codec *codec* in replacement mode, and its error count
+    (a view is decoded without a copy: a body after its byte order mark)."""
     _state.errors = 0
-    text = data.decode(codec, COUNT)
+    text = str(data, codec, COUNT)
     return text, _state.errors
 
 
