@@ -47,6 +47,7 @@ BOM-less UTF-16 also by the letters that carry its NUL bytes (:func:`calibrated_
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from typing import Final
@@ -64,15 +65,20 @@ PREFILTER: Final = 0.99
 
 #: The code units of a UTF-16 body whose letters are counted.
 _UNITS: Final = 256
-#: A letter that holds a NUL byte in UTF-16: any letter below U+3000 (Latin,
-#: Greek, Cyrillic, Hebrew, Arabic, Thai ...: their units have a NUL high byte
-#: or are read so only in the right byte order), and the CJK and Hangul letters
-#: of the form U+xx00 (their NUL is the low byte).
-_UTF16_LETTER: Final = re.compile(
-    "(?![\u3000-\U0010ffff])[^\\W\\d_]|["
-    + "".join(chr(x << 8) for x in range(0x30, 0x100) if chr(x << 8).isalpha())
-    + "]"
-)
+
+
+@functools.cache
+def _utf16_letter() -> re.Pattern[str]:
+    """A letter that holds a NUL byte in UTF-16: any letter below U+3000 (Latin,
+    Greek, Cyrillic, Hebrew, Arabic, Thai ...: their units have a NUL high byte
+    or are read so only in the right byte order), and the CJK and Hangul letters
+    of the form U+xx00 (their NUL is the low byte). Compiled on first use (about
+    3 ms: not at import)."""
+    return re.compile(
+        "(?![\u3000-\U0010ffff])[^\\W\\d_]|["
+        + "".join(chr(x << 8) for x in range(0x30, 0x100) if chr(x << 8).isalpha())
+        + "]"
+    )
 
 
 def calibrated(margin: float, distinct: int) -> float:
@@ -97,5 +103,5 @@ def calibrated_utf16(body: bytes, order: str, share: float) -> float:
     when there is none.
     """
     codec = "utf-16-le" if order == "UTF-16LE" else "utf-16-be"
-    letters = len(_UTF16_LETTER.findall(body[: 2 * _UNITS].decode(codec, "replace")))
+    letters = len(_utf16_letter().findall(body[: 2 * _UNITS].decode(codec, "replace")))
     return calibrated_prefilter(share) * (1.0 - 0.5 ** (letters + 1))
