@@ -73,17 +73,22 @@ def _raw_text(names: bytes) -> bytes:
     )
 
 
-#: The tokens that keep the head open (whitespace, comments, the head's elements and the
-#: start tags ``html`` and ``head``), except a ``<meta>`` that may declare.
-_IN_HEAD_PATTERN: Final = (
-    rb"(?:[\t\n\x0c\r ]+|"
-    + _COMMENT
+#: The alternatives both expressions have: comments, "<!"/"</"/"<?" tokens, a ``<meta>``
+#: that cannot declare, and the raw text elements of a head with their text.
+_SHARED_TOKENS: Final = (
+    _COMMENT
     + rb"|"
     + _BOGUS_TOKEN
     + rb"|<"
     + NO_CHARSET_META_TOKEN
     + rb"|"
     + _raw_text(b"script|style|title")
+)
+#: The tokens that keep the head open (whitespace, comments, the head's elements and the
+#: start tags ``html`` and ``head``), except a ``<meta>`` that may declare.
+_IN_HEAD_PATTERN: Final = (
+    rb"(?:[\t\n\x0c\r ]+|"
+    + _SHARED_TOKENS
     + rb"|<(?i:noscript|link|object|base|html|head)"
     + _NAME_END
     + ATTRIBUTES_TOKEN
@@ -96,13 +101,7 @@ _IN_HEAD_PATTERN: Final = (
 #: that pages put in a body are left to the loop).
 _ANY_PATTERN: Final = (
     rb"(?:[^<]+|<(?=[^A-Za-z!/?])|"
-    + _COMMENT
-    + rb"|"
-    + _BOGUS_TOKEN
-    + rb"|<"
-    + NO_CHARSET_META_TOKEN
-    + rb"|"
-    + _raw_text(b"script|style|title")
+    + _SHARED_TOKENS
     + rb"|</[A-Za-z][^\t\n\x0c\r />]*"
     + _NAME_END
     + ATTRIBUTES_TOKEN

@@ -108,15 +108,20 @@ def trim(data: bytes, high: bytes) -> tuple[bytes, bytes]:
     for end in range(_STEP, len(data), _STEP):
         seen += len(data[end - _STEP : end].translate(None, _ASCII))
         if seen >= MAX_HIGH_BYTES:
-            cut = data[: _end_before_boundary(data, end - _STEP, end)]
-            kept = cut.translate(None, _ASCII)
-            if len(kept) < MAX_HIGH_BYTES // 2:
-                # text without spaces (CJK): cut at the next boundary instead
-                after = _SAFE_CUT.search(data, end)
-                cut = data[: after.start()] if after else data
-                kept = cut.translate(None, _ASCII)
-            return cut, kept
+            return _cut(data, end)
     return data, high
+
+
+def _cut(data: bytes, end: int) -> tuple[bytes, bytes]:
+    """*data* cut at a boundary in the step that ends at *end*, and its bytes 0x80-0xFF."""
+    cut = data[: _end_before_boundary(data, end - _STEP, end)]
+    kept = cut.translate(None, _ASCII)
+    if len(kept) < MAX_HIGH_BYTES // 2:
+        # text without spaces (CJK): cut at the next boundary instead
+        after = _SAFE_CUT.search(data, end)
+        cut = data[: after.start()] if after else data
+        kept = cut.translate(None, _ASCII)
+    return cut, kept
 
 
 def _high_count(data: bytes, start: int, end: int) -> int:
@@ -147,14 +152,7 @@ def trim_sample(data: bytes) -> tuple[bytes, bytes]:
         total += _high_count(data, start, start + _STEP)
     if total <= limit:
         return data, high_bytes(data)
-    cut = data[: _end_before_boundary(data, end - _STEP, end)]
-    kept = cut.translate(None, _ASCII)
-    if len(kept) < MAX_HIGH_BYTES // 2:
-        # text without spaces (CJK): cut at the next boundary instead
-        after = _SAFE_CUT.search(data, end)
-        cut = data[: after.start()] if after else data
-        kept = cut.translate(None, _ASCII)
-    return cut, kept
+    return _cut(data, end)
 
 
 def words_around(data: bytes) -> bytes:

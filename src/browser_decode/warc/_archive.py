@@ -517,6 +517,19 @@ def _warc_fields(header: bytes) -> dict[str, str]:
     return fields
 
 
+def _record(position: int, length: int, fields: dict[str, str], content_length: int) -> Record:
+    """A record at *position* from its WARC fields (names in lowercase)."""
+    return Record(
+        position=position,
+        length=length,
+        type=fields.get("warc-type", "unknown"),
+        record_id=fields.get("warc-record-id"),
+        uri=fields.get("warc-target-uri"),
+        date=fields.get("warc-date"),
+        content_length=content_length,
+    )
+
+
 def _digits(value: str) -> bool:
     # "Content-Length = 1*DIGIT" (WARC 1.1, section 5.3): ASCII digits only ("²" is no length).
     return value.isascii() and value.isdigit()
@@ -554,15 +567,7 @@ def _whole_record(
     block_end = block_start + length
     if len(data) != block_end + len(_TRAILER) or not data.endswith(_TRAILER):
         return None
-    record = Record(
-        position=start,
-        length=end - start,
-        type=fields.get("warc-type", "unknown"),
-        record_id=fields.get("warc-record-id"),
-        uri=fields.get("warc-target-uri"),
-        date=fields.get("warc-date"),
-        content_length=length,
-    )
+    record = _record(start, end - start, fields, length)
     if heads:
         record.head = data[block_start : block_start + min(length, HEAD_BYTES)]
         if keep is None or keep(record.type, record.head):
@@ -685,15 +690,7 @@ def _parse(
             length = int(length_field)
             stream.at += header_end + 4
             block_start = stream.at
-            record = Record(
-                position=position,
-                length=0,
-                type=fields.get("warc-type", "unknown"),
-                record_id=fields.get("warc-record-id"),
-                uri=fields.get("warc-target-uri"),
-                date=fields.get("warc-date"),
-                content_length=length,
-            )
+            record = _record(position, 0, fields, length)
             if heads:
                 stream.need(min(length, HEAD_BYTES))
                 record.head = stream.peek(min(length, HEAD_BYTES))
