@@ -636,6 +636,12 @@ SNIFF_CASES: list[tuple[str, str | None, bytes]] = [
      b"<!doctype html><title>t</title><!--" + b"x" * 1100
      + b"--><meta charset=windows-1253><p>\xe1"),
     ("replacement label in the header", "text/html; charset=iso-2022-kr", b"<p>hello"),
+    ("prescan out of bytes: the XML declaration's 'encoding' may lie past its '>'", "text/html",
+     b'<?xml version="1.0"?>\n<p title="' + b"x" * 50 + b' encoding="koi8-r" '
+     + b"y" * 1100 + b'">\xc1\xc2\xd7'),
+    ("meta after a script that crosses the head scan's first 8 KiB", "text/html",
+     b"<!doctype html><html><head><script>" + b"window.a=1;" * 800
+     + b"</script><meta charset=windows-1251></head><p>\xcf\xf0"),
 ]  # fmt: skip
 
 
