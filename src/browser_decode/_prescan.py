@@ -425,6 +425,41 @@ def may_declare(data: bytes) -> bool:
     return b"charset" in data or data.lower().rfind(b"charset") >= 0
 
 
+def skip_token(data: bytes, position: int) -> int:
+    """The prescan's step at a "<" (*position*, not the last byte) that does not start a
+    ``<meta``: the position of the token's last byte, or *position* itself where the
+    "<" starts no token. Raises ``_OutOfBytes`` when the token does not end in *data*.
+    """
+    if data.startswith(b"<!--", position):
+        # "Advance the position pointer so that it points at the first 0x3E
+        # byte which is preceded by two 0x2D bytes ... and comes after the
+        # 0x3C byte that was found. (The two 0x2D bytes can be the same as
+        # those in the '<!--' sequence.)"
+        end = data.find(b"-->", position + 2)
+        if end < 0:
+            raise _OutOfBytes
+        return end + 2
+    if data[position + 1] in _LETTERS or (
+        data[position + 1] == 0x2F and _byte(data, position + 2) in _LETTERS
+    ):
+        # "1. Advance the position pointer so that it points at the next
+        # 0x09 (HT), 0x0A (LF), 0x0C (FF), 0x0D (CR), 0x20 (SP), or 0x3E (>)
+        # byte. 2. Repeatedly get an attribute until no further attributes
+        # can be found, then jump to the step below labeled next byte."
+        name_end = _SPACE_OR_GT_SEARCH.search(data, position + 1)
+        if name_end is None:
+            raise _OutOfBytes
+        return skip_attributes(data, name_end.start())
+    if data[position + 1] in b"!/?":
+        # "Advance the position pointer so that it points at the first 0x3E
+        # byte (>) that comes after the 0x3C byte that was found."
+        end = data.find(b">", position + 1)
+        if end < 0:
+            raise _OutOfBytes
+        return end
+    return position
+
+
 def _scan(data: bytes) -> Declaration | None:
     position = 0
     # "2. Prescan for UTF-16 XML declarations: If position points to: A sequence
@@ -445,16 +480,7 @@ def _scan(data: bytes) -> Declaration | None:
         if position < 0 or position + 1 >= length:
             raise _OutOfBytes
         tag_start = position
-        if data.startswith(b"<!--", position):
-            # "Advance the position pointer so that it points at the first 0x3E
-            # byte which is preceded by two 0x2D bytes ... and comes after the
-            # 0x3C byte that was found. (The two 0x2D bytes can be the same as
-            # those in the '<!--' sequence.)"
-            end = data.find(b"-->", position + 2)
-            if end < 0:
-                raise _OutOfBytes
-            position = end + 2
-        elif (
+        if (
             data[position + 1 : position + 5].lower() == b"meta"
             and _byte(data, position + 5) in _SPACE_OR_SLASH
         ):
@@ -472,23 +498,8 @@ def _scan(data: bytes) -> Declaration | None:
                 found, position = _meta(data, position + 5, tag_start)
                 if found is not None:
                     return found
-        elif data[position + 1] in _LETTERS or (
-            data[position + 1] == 0x2F and _byte(data, position + 2) in _LETTERS
-        ):
-            # "1. Advance the position pointer so that it points at the next
-            # 0x09 (HT), 0x0A (LF), 0x0C (FF), 0x0D (CR), 0x20 (SP), or 0x3E (>)
-            # byte. 2. Repeatedly get an attribute until no further attributes
-            # can be found, then jump to the step below labeled next byte."
-            name_end = _SPACE_OR_GT_SEARCH.search(data, position + 1)
-            if name_end is None:
-                raise _OutOfBytes
-            position = skip_attributes(data, name_end.start())
-        elif data[position + 1] in b"!/?":
-            # "Advance the position pointer so that it points at the first 0x3E
-            # byte (>) that comes after the 0x3C byte that was found."
-            position = data.find(b">", position + 1)
-            if position < 0:
-                raise _OutOfBytes
+        else:
+            position = skip_token(data, position)
         # "4. Next byte: Move position so it points at the next byte in the input
         # byte stream, and return to the step above labeled loop."
         position += 1

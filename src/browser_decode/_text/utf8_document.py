@@ -30,15 +30,13 @@ from typing import Final
 
 from .._head_scan import next_meta
 from .._prescan import (
-    _LETTERS,
-    _SPACE_OR_GT_SEARCH,
     _SPACE_OR_SLASH,
     PRESCAN_LIMIT,
     _OutOfBytes,
     extract_from_meta_content,
     get_an_attribute,
     prescan,
-    skip_attributes,
+    skip_token,
 )
 
 __all__ = ["to_utf8_document"]
@@ -97,31 +95,15 @@ def _prescan_spans(data: bytes) -> list[Span]:
             position = data.find(b"<", position, PRESCAN_LIMIT)
             if position < 0 or position + 1 >= len(data):
                 return spans
-            if data.startswith(b"<!--", position):
-                end = data.find(b"-->", position + 2)
-                if end < 0:
-                    return spans
-                position = end + 2
-            elif (
+            if (
                 data[position + 1 : position + 5].lower() == b"meta"
                 and position + 5 < len(data)
                 and data[position + 5] in _SPACE_OR_SLASH
             ):
                 found, position = _meta_spans(data, position + 5)
                 spans.extend(found)
-            elif data[position + 1] in _LETTERS or (
-                data[position + 1] == 0x2F
-                and position + 2 < len(data)
-                and data[position + 2] in _LETTERS
-            ):
-                name_end = _SPACE_OR_GT_SEARCH.search(data, position + 1)
-                if name_end is None:
-                    return spans
-                position = skip_attributes(data, name_end.start())
-            elif data[position + 1] in b"!/?":
-                position = data.find(b">", position + 1)
-                if position < 0:
-                    return spans
+            else:
+                position = skip_token(data, position)
             position += 1
     except _OutOfBytes:
         return spans
