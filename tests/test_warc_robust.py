@@ -51,6 +51,19 @@ def read(path: Path) -> tuple[list[dict[str, object]], _warc.Summary]:
     return list(_warc.read_pages(str(path), summary=summary)), summary
 
 
+class _Collect:
+    """A sink of ``_warc_run.stream``: every JSON line, in order."""
+
+    def __init__(self) -> None:
+        self.lines: list[bytes] = []
+
+    def add(self, page: dict[str, object]) -> None:
+        self.lines.append(_warc_run.to_json_line(page))
+
+    def add_part(self, part: object) -> None:
+        self.lines.extend(part)  # type: ignore[call-overload]
+
+
 def write(path: Path, members: list[bytes], gz: bool) -> Path:
     path.write_bytes(b"".join(gzip.compress(m, mtime=0) if gz else m for m in members))
     return path
@@ -198,21 +211,11 @@ def test_summary_is_identical_for_every_jobs(tmp_path: Path) -> None:
     plain_members[40] = plain_members[40][:100]
     plain = write(tmp_path / "b.warc", plain_members, gz=False)
 
-    class Collect:
-        def __init__(self) -> None:
-            self.lines: list[bytes] = []
-
-        def add(self, page: dict[str, object]) -> None:
-            self.lines.append(_warc_run.to_json_line(page))
-
-        def add_part(self, part: object) -> None:
-            self.lines.extend(part)  # type: ignore[call-overload]
-
-    one = Collect()
+    one = _Collect()
     reference = _warc_run.stream([str(gz), str(plain)], one, jobs=1)
     assert reference.skipped["broken archive (bytes that are no gzip member)"] == 4
     for chunk in (300, 700, 1100, 2900):
-        many = Collect()
+        many = _Collect()
         summary = _warc_run.stream([str(gz), str(plain)], many, jobs=2, chunk_bytes=chunk)
         assert summary == reference, chunk
         assert b"".join(many.lines) == b"".join(one.lines)
@@ -433,15 +436,8 @@ def test_a_pool_broken_between_two_tasks_is_a_dead_worker(
 
     monkeypatch.setattr(ProcessPoolExecutor, "submit", submit)
 
-    class Collect:
-        def add(self, page: dict[str, object]) -> None:
-            pass
-
-        def add_part(self, part: object) -> None:
-            pass
-
     with pytest.raises(_warc_run.WorkerDied):
-        _warc_run.stream([str(archive)], Collect(), jobs=2, chunk_bytes=300)
+        _warc_run.stream([str(archive)], _Collect(), jobs=2, chunk_bytes=300)
 
 
 def test_output_is_renamed_only_at_the_end(tmp_path: Path) -> None:
@@ -505,17 +501,7 @@ def test_offsets_of_members_across_read_boundaries(tmp_path: Path) -> None:
     path = write(tmp_path / "a.warc.gz", records(cases), gz=True)
     data = path.read_bytes()
 
-    class Collect:
-        def __init__(self) -> None:
-            self.lines: list[bytes] = []
-
-        def add(self, page: dict[str, object]) -> None:
-            self.lines.append(_warc_run.to_json_line(page))
-
-        def add_part(self, part: object) -> None:
-            self.lines.extend(part)  # type: ignore[call-overload]
-
-    one, two = Collect(), Collect()
+    one, two = _Collect(), _Collect()
     _warc_run.stream([str(path)], one, jobs=1)
     _warc_run.stream([str(path)], two, jobs=2, chunk_bytes=50000)
     assert one.lines == two.lines
