@@ -384,7 +384,7 @@ def print_decoder_costs(
             continue
         if record.block is None:
             continue
-        response = parse_response(record.block)
+        response = parse_response(record.block, record.block_start, record.block_end)
         bodies.append(
             (response.payload, response.content_type, record.uri or "", truth[record.uri][1])
         )

@@ -469,8 +469,12 @@ def _next_magic(handle: BinaryIO, offset: int) -> int | None:
 class Record:
     """One WARC record as read: its fields, the start of its block, and its block if kept.
 
-    ``problem`` is set when the record cannot be trusted: its block ends where its
-    Content-Length says it does not, or the file (or gzip member) ends inside it.
+    The kept block is ``block[block_start:block_end]`` (``block_end`` ``None``: to the
+    end): a record read from a gzip member inflated whole keeps the member's bytes and
+    the block's place in them, so that the block is never copied; the streaming parser
+    keeps the block itself. ``problem`` is set when the record cannot be trusted: its
+    block ends where its Content-Length says it does not, or the file (or gzip member)
+    ends inside it.
     """
 
     position: int
@@ -482,6 +486,8 @@ class Record:
     content_length: int
     head: bytes = b""
     block: bytes | None = None
+    block_start: int = 0
+    block_end: int | None = None
     too_large: bool = False
     problem: str | None = None
 
@@ -572,7 +578,7 @@ def _whole_record(
         record.head = data[block_start : block_start + min(length, HEAD_BYTES)]
         if keep is None or keep(record.type, record.head):
             if length <= limit:
-                record.block = data[block_start:block_end]
+                record.block, record.block_start, record.block_end = data, block_start, block_end
             else:
                 record.too_large = True
     return record
@@ -728,7 +734,7 @@ def _parse(
         except _Gap as gap:
             if record is not None:
                 record.problem = f"broken: {gap}"
-                record.block = None
+                record.block, record.block_start, record.block_end = None, 0, None
                 yield record
             elif not in_junk:
                 yield f"broken archive ({gap})"
@@ -805,7 +811,10 @@ def page_of(
     if record.problem is not None:
         return record.problem
     try:
-        response = parse_response(record.head if record.block is None else record.block)
+        if record.block is None:
+            response = parse_response(record.head)
+        else:
+            response = parse_response(record.block, record.block_start, record.block_end)
     except BrokenRecord as reason:
         return f"too large (over {limit:,} bytes)" if record.too_large else str(reason)
     if page_kind(response.content_type, None) is None:
@@ -887,6 +896,9 @@ def read_pages(
     if content not in CONTENTS:
         raise ValueError(f"content must be one of {CONTENTS}, not {content!r}")
     resolved: Detector = resolve_detector(detector)  # a bad argument fails here, once
+    # The built-in detector is passed as None: decode_html's short path for the common
+    # calls takes only that (the same stages, without resolving the argument per page).
+    chosen: Detector | None = None if resolved is resolve_detector(None) else resolved
     summary = Summary() if summary is None else summary
     since = 0
     records = iter_records(path, start, stop, align=align, keep=wanted, limit=limit)
@@ -902,7 +914,7 @@ def read_pages(
             summary.skipped[item] += 1
             continue
         summary.records += 1
-        page = page_of(item, content, path=path, limit=limit, detector=resolved)
+        page = page_of(item, content, path=path, limit=limit, detector=chosen)
         if isinstance(page, str):
             summary.skipped[page] += 1
         else:

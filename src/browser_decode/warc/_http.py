@@ -90,18 +90,18 @@ def _get(headers: dict[str, list[str]], name: str) -> str | None:
     return None if values is None else ", ".join(values)
 
 
-def _split(block: bytes) -> tuple[bytes, int]:
-    """The header section of a response block and where its payload starts."""
-    if not block.startswith(b"HTTP/"):
+def _split(block: bytes, start: int = 0, stop: int | None = None) -> tuple[bytes, int]:
+    """The header section of the response in ``block[start:stop]`` and where its payload starts."""
+    if not block.startswith(b"HTTP/", start, stop):
         raise BrokenRecord("broken: no HTTP status line")
-    end = block.find(b"\r\n\r\n")
+    end = block.find(b"\r\n\r\n", start, stop)
     sep = 4
-    bare = block.find(b"\n\n", 0, None if end == -1 else end)
+    bare = block.find(b"\n\n", start, stop if end == -1 else end)
     if bare != -1:
         end, sep = bare, 2
     if end == -1:
         raise BrokenRecord("broken: HTTP headers do not end")
-    return block[:end], end + sep
+    return block[start:end], end + sep
 
 
 def _fields(head: bytes) -> dict[str, list[str]]:
@@ -121,9 +121,13 @@ def header_content_type(block: bytes) -> str | None:
     return _get(_fields(_split(block)[0]), "content-type")
 
 
-def parse_response(block: bytes) -> HttpResponse:
-    """Split a ``response`` record's block into HTTP status, headers and payload."""
-    head, start = _split(block)
+def parse_response(block: bytes, start: int = 0, stop: int | None = None) -> HttpResponse:
+    """Split a ``response`` record's block into HTTP status, headers and payload.
+
+    The block is ``block[start:stop]``: a reader that holds it inside a bigger buffer
+    (a whole gzip member) passes the buffer, and only the payload is copied.
+    """
+    head, payload_start = _split(block, start, stop)
     status_line = head.split(b"\n", 1)[0].split(None, 2)
     code = status_line[1] if len(status_line) > 1 else b""
     headers = _fields(head)
@@ -132,7 +136,7 @@ def parse_response(block: bytes) -> HttpResponse:
         content_type=_get(headers, "content-type"),
         transfer_encoding=_get(headers, "transfer-encoding"),
         content_encoding=_get(headers, "content-encoding"),
-        payload=block[start:],
+        payload=block[payload_start:stop],
     )
 
 
