@@ -116,9 +116,25 @@ def _fields(head: bytes) -> dict[str, list[str]]:
     return headers
 
 
+def _head_values(head: bytes) -> tuple[str | None, str | None, str | None]:
+    """Content-Type, Transfer-Encoding and Content-Encoding of a header section."""
+    headers = _fields(head)
+    return (
+        _get(headers, "content-type"),
+        _get(headers, "transfer-encoding"),
+        _get(headers, "content-encoding"),
+    )
+
+
+# A reader asks for the Content-Type of a record's first bytes (is it a page?) and then
+# parses the same header section again with its payload: the second parse is this one
+# entry (values of immutable bytes: the same for every caller and thread).
+_parsed_head: Final = functools.lru_cache(maxsize=1)(_head_values)
+
+
 def header_content_type(block: bytes) -> str | None:
     """The Content-Type of a response block (its payload is not copied)."""
-    return _get(_fields(_split(block)[0]), "content-type")
+    return _parsed_head(_split(block)[0])[0]
 
 
 def parse_response(block: bytes, start: int = 0, stop: int | None = None) -> HttpResponse:
@@ -130,12 +146,12 @@ def parse_response(block: bytes, start: int = 0, stop: int | None = None) -> Htt
     head, payload_start = _split(block, start, stop)
     status_line = head.split(b"\n", 1)[0].split(None, 2)
     code = status_line[1] if len(status_line) > 1 else b""
-    headers = _fields(head)
+    content_type, transfer_encoding, content_encoding = _parsed_head(head)
     return HttpResponse(
         status=int(code) if code.isdigit() else None,
-        content_type=_get(headers, "content-type"),
-        transfer_encoding=_get(headers, "transfer-encoding"),
-        content_encoding=_get(headers, "content-encoding"),
+        content_type=content_type,
+        transfer_encoding=transfer_encoding,
+        content_encoding=content_encoding,
         payload=block[payload_start:stop],
     )
 
