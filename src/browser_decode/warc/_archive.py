@@ -576,11 +576,12 @@ def _whole_record(
     record = _record(start, end - start, fields, length)
     if heads:
         record.head = data[block_start : block_start + min(length, HEAD_BYTES)]
-        if keep is None or keep(record.type, record.head):
-            if length <= limit:
-                record.block, record.block_start, record.block_end = data, block_start, block_end
-            else:
-                record.too_large = True
+        # The member is in memory already: its block is kept without asking *keep*, which
+        # spares the streaming parser's memory (the reader parses the headers once, later).
+        if length <= limit:
+            record.block, record.block_start, record.block_end = data, block_start, block_end
+        else:
+            record.too_large = keep is None or keep(record.type, record.head)
     return record
 
 
@@ -622,7 +623,8 @@ def iter_records(
     stretch. Without *heads*, no block is read (an index pass). With *heads*,
     ``head`` is the first :data:`HEAD_BYTES` of the block, and the whole block
     (``block``) is kept when ``keep(type, head)`` says so (always, without
-    *keep*) and it is at most *limit* bytes (else ``too_large``). With *align*,
+    *keep*, and for a record read from a gzip member inflated whole, which is in
+    memory already) and it is at most *limit* bytes (else ``too_large``). With *align*,
     reading begins at the first WARC gzip member at or after *start*.
     """
     with open(path, "rb") as handle:
