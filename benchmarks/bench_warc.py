@@ -387,6 +387,125 @@ def fastwarc_resiliparse_run(path: Path) -> tuple[float, float, bytes, int] | No
     return time.perf_counter() - started, _cpu() - cpu, sink.output(), records
 
 
+def print_stages(path: Path, rounds: int) -> None:
+    """Where each microsecond of a record goes, ours and FastWARC + resiliparse's.
+
+    Each line runs its pipeline up to a stage (the stages add up: the difference of two
+    lines is the cost of the stage between them), in one process, the lines taking turns,
+    best (and median) CPU time of *rounds*, microseconds per record of the archive.
+    """
+    from browser_decode.warc._http import decode_payload
+
+    records = sum(1 for _ in _warc.iter_records(str(path), heads=False))
+    output = Path(tempfile.mkdtemp()) / "stages.jsonl"
+    constant = vars(_warc)["decode_html"](b"x", "text/html; charset=utf-8")
+    members: list[bytes] = []
+    data = path.read_bytes()
+    while data:
+        inflater = _warc._decompressobj(31)
+        inflater.decompress(data)
+        used = len(data) - len(inflater.unused_data)
+        members.append(data[:used])
+        data = data[used:]
+
+    def inflate() -> None:
+        for member in members:
+            _warc._decompressobj(31).decompress(member)
+
+    def read() -> None:
+        for _ in _warc.iter_records(str(path), keep=_warc.wanted):
+            pass
+
+    def http() -> None:
+        for record in _warc.iter_records(str(path), keep=_warc.wanted):
+            if not isinstance(record, str) and record.block is not None:
+                block = (record.block, record.block_start, record.block_end)
+                decode_payload(parse_response(*block))
+
+    def pages(decoder: Decoder | None, write: bool) -> None:
+        namespace = vars(_warc)
+        original = namespace["decode_html"]
+        if decoder is not None:
+            namespace["decode_html"] = decoder
+        try:
+            with open(output if write else os.devnull, "wb") as out:
+                for page in _warc.read_pages(str(path)):
+                    if write:
+                        out.write(_warc_run.to_json_line(page))
+        finally:
+            namespace["decode_html"] = original
+
+    lines: list[tuple[str, Callable[[], None]]] = [
+        ("ours: inflate the members alone (ISA-L)", inflate),
+        ("ours: read (inflate, frame, WARC fields, record)", read),
+        ("ours: + HTTP head and payload", http),
+        (
+            "ours: + page records, decode_html a no-op",
+            lambda: pages(lambda *a, **k: constant, False),
+        ),
+        ("ours: + decode_html", lambda: pages(None, False)),
+        ("ours: + JSON lines into a file", lambda: pages(None, True)),
+    ]
+    try:
+        from fastwarc.warc import ArchiveIterator, WarcRecordType
+        from resiliparse.parse.encoding import bytes_to_str, detect_encoding
+    except ImportError:
+        pass
+    else:
+
+        def theirs(stage: int) -> None:
+            target = os.devnull if stage < 3 else output
+            with path.open("rb") as handle, open(target, "wb") as out:
+                for record in ArchiveIterator(handle, record_types=WarcRecordType.response):
+                    content_type = record.http_content_type or ""
+                    if stage == 0 or content_type not in ("text/html", ""):
+                        continue
+                    body = record.reader.read()
+                    if stage == 1:
+                        continue
+                    encoding = (
+                        record.http_charset or detect_encoding(body, from_html_meta=True) or "utf-8"
+                    )
+                    try:
+                        text = bytes_to_str(body, encoding)
+                    except LookupError:
+                        encoding = "utf-8"
+                        text = bytes_to_str(body, encoding)
+                    if stage == 2:
+                        continue
+                    page = {
+                        "url": record.headers.get("WARC-Target-URI"),
+                        "record_id": record.record_id,
+                        "status": record.http_headers.status_code,
+                        "content_type": record.http_headers.get("Content-Type"),
+                        "encoding": encoding,
+                        "bytes": len(body),
+                        "html": text,
+                    }
+                    out.write(_warc_run.to_json_line(page))
+
+        lines += [
+            ("FastWARC: ArchiveIterator, HTTP headers", lambda: theirs(0)),
+            ("FastWARC: + read the HTML bodies", lambda: theirs(1)),
+            ("FastWARC: + resiliparse decode", lambda: theirs(2)),
+            ("FastWARC: + page dicts, JSON lines into a file", lambda: theirs(3)),
+        ]
+    costs: dict[str, list[float]] = {name: [] for name, _ in lines}
+    for _, run in lines:  # untimed: first use
+        run()
+    for _ in range(rounds):
+        for name, run in lines:
+            cpu = time.process_time()
+            run()
+            costs[name].append((time.process_time() - cpu) / records * 1e6)
+    output.unlink(missing_ok=True)
+    output.parent.rmdir()
+    print(f"\nstages, CPU microseconds per record ({records} records; best, median of {rounds}):")
+    for name, values in costs.items():
+        values.sort()
+        print(f"  {name:<52} {values[0]:7.1f} {values[len(values) // 2]:7.1f}")
+
+
 def wrong(output: bytes, truth: dict[str, tuple[str, str]]) -> tuple[int, int, Counter[str]]:
     """Wrong pages where the page declares its encoding, where it does not, and per kind."""
     per_kind: Counter[str] = Counter()
@@ -446,6 +565,13 @@ def main() -> int:
         choices=["file", "memory"],
         default="file",
         help="where every pipeline writes its JSON lines: a file (as the CLI) or a list",
+    )
+    parser.add_argument(
+        "--stages",
+        type=int,
+        metavar="ROUNDS",
+        default=0,
+        help="also print where each microsecond of a record goes, ours and theirs (ROUNDS rounds)",
     )
     args = parser.parse_args()
     if args.stdlib_json:
@@ -570,6 +696,8 @@ def main() -> int:
         if resiliparse is not None:
             decoders.append(("resiliparse", resiliparse))
         print_decoder_costs(path, truth, decoders)
+        if args.stages:
+            print_stages(path, args.stages)
         print(f"all-cores output byte-identical to 1 process: {identical}")
         for name, _, _, output, _ in rows:
             per_kind = wrong(output, truth)[2]
