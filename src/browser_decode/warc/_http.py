@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 from .._content_coding import (
     MAX_DECODED_BYTES,
@@ -70,9 +69,11 @@ class BrokenRecord(Exception):
     """The record cannot give a page; ``str(error)`` is the reason for the summary."""
 
 
-@dataclass(frozen=True, slots=True)
-class HttpResponse:
-    """A parsed HTTP response: status, the headers we need, and the raw payload."""
+class HttpResponse(NamedTuple):
+    """A parsed HTTP response: status, the headers we need, and the raw payload.
+
+    (A named tuple: made once per record, and a third of the cost of a frozen dataclass.)
+    """
 
     status: int | None
     content_type: str | None
@@ -147,12 +148,9 @@ def parse_response(block: bytes, start: int = 0, stop: int | None = None) -> Htt
     status_line = head.split(b"\n", 1)[0].split(None, 2)
     code = status_line[1] if len(status_line) > 1 else b""
     content_type, transfer_encoding, content_encoding = _parsed_head(head)
+    status = int(code) if code.isdigit() else None
     return HttpResponse(
-        status=int(code) if code.isdigit() else None,
-        content_type=content_type,
-        transfer_encoding=transfer_encoding,
-        content_encoding=content_encoding,
-        payload=block[payload_start:stop],
+        status, content_type, transfer_encoding, content_encoding, block[payload_start:stop]
     )
 
 
