@@ -116,6 +116,40 @@ def test_parse_response() -> None:
             parse_response(broken)
 
 
+@settings(max_examples=500, deadline=None)
+@given(
+    block=st.sampled_from(
+        [
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<p>\r\n\r\nmore",
+            b"HTTP/1.1 200 OK\nContent-Type: text/html\n\n<p>",
+            b"HTTP/1.1 200 OK\r\nX: 1\n\nContent-Type: a\r\n\r\n<p>",
+            b"HTTP/1.0 404\r\nContent-Type: text/html",
+            b"HTTP/",
+            b"<html>",
+            b"",
+        ]
+    ),
+    before=st.binary(max_size=8) | st.sampled_from([b"HTTP/1.1 200 OK\r\n", b"\r\n\r\n\n\n"]),
+    after=st.binary(max_size=8) | st.sampled_from([b"\r\n\r\n", b"\n\nHTTP/", b"\r\n\r\n<"]),
+)
+def test_parse_response_of_a_span_is_that_of_the_block(
+    block: bytes, before: bytes, after: bytes
+) -> None:
+    """The whole-member path parses the block in place, ``data[start:stop]``: the same
+    response (or the same reason) as the block copied out, whatever surrounds it."""
+    data = before + block + after
+    span = (len(before), len(before) + len(block))
+    try:
+        expected: object = parse_response(block)
+    except BrokenRecord as reason:
+        expected = str(reason)
+    try:
+        got: object = parse_response(data, *span)
+    except BrokenRecord as reason:
+        got = str(reason)
+    assert got == expected
+
+
 def test_unsupported_and_broken_codings() -> None:
     with pytest.raises(BrokenRecord, match=r"unsupported content coding \(compress\)"):
         decode_payload(parse_response(response(b"x", "Content-Encoding: compress")))
