@@ -576,8 +576,9 @@ def _whole_record(
     record = _record(start, end - start, fields, length)
     if heads:
         record.head = data[block_start : block_start + min(length, HEAD_BYTES)]
-        # The member is in memory already: its block is kept without asking *keep*, which
-        # spares the streaming parser's memory (the reader parses the headers once, later).
+        # The member is in memory already: its block is kept without asking *keep* (which
+        # only spares the streaming parser reading blocks that give no page), and its
+        # HTTP headers are parsed once, by the reader.
         if length <= limit:
             record.block, record.block_start, record.block_end = data, block_start, block_end
         else:

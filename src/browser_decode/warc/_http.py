@@ -129,8 +129,14 @@ def _head_values(head: bytes) -> tuple[str | None, str | None, str | None]:
 
 # A reader asks for the Content-Type of a record's first bytes (is it a page?) and then
 # parses the same header section again with its payload: the second parse is this one
-# entry (values of immutable bytes: the same for every caller and thread).
-_parsed_head: Final = functools.lru_cache(maxsize=1)(_head_values)
+# entry (values of immutable bytes: the same for every caller and thread). Sections over
+# _CACHED_HEAD bytes are parsed every time, so the entry never holds a big one.
+_cached_head: Final = functools.lru_cache(maxsize=1)(_head_values)
+_CACHED_HEAD: Final = 1 << 14
+
+
+def _parsed_head(head: bytes) -> tuple[str | None, str | None, str | None]:
+    return _cached_head(head) if len(head) <= _CACHED_HEAD else _head_values(head)
 
 
 def header_content_type(block: bytes) -> str | None:
