@@ -16,6 +16,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -766,3 +768,112 @@ def test_long_tokens_across_the_scan_parts_agree_with_the_loop(
             body = head + end + declaring + b"</head><body>x</body></html>"
             assert _head_scan.head_scan(body) == _reference_scans.head_scan(body)
             assert _prescan.prescan(body[:1024]) == _reference_scans.prescan(body[:1024])
+
+
+# -- declared pages (issue 14): the <meta charset> shortcut and the tokens' shortcuts ---------
+
+_SIMPLE_METAS = st.sampled_from(
+    [
+        b'<meta charset="utf-8">',
+        b"<META CHARSET=windows-1251>",
+        b"<meta charset='gbk' />",
+        b"<meta  charset = Shift_JIS >",
+        b"<meta/charset=koi8-r>",
+        b"<meta charset=bogus>",
+        b'<meta charset="">',
+        b'<meta charset="utf-16le">',
+        b"<meta charset=x-user-defined>",
+        b"<meta charset=utf-8",
+        b'<meta charset="utf-8" name=x>',
+    ]
+)
+_STARTS = st.sampled_from(
+    [b"", b"<!DOCTYPE html><html lang=en><head>", b'<html lang="en">\n<head>\n', b"<\x00?\x00x\x00"]
+)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(
+    start=_STARTS,
+    head=st.one_of(_soup, _grammar_soup),
+    padding=_padding,
+    meta=_SIMPLE_METAS,
+    tail=_soup,
+    end=st.sampled_from([1024, 1024, 40, 3000]),
+)
+def test_charset_meta_is_the_prescans_answer(
+    start: bytes, head: bytes, padding: bytes, meta: bytes, tail: bytes, end: int
+) -> None:
+    """The one-match path to a ``<meta charset=label>`` (what decode_html tries first on
+    the body itself) gives the plain loop's answer whenever it gives one."""
+    for body in (start + head + padding + meta + tail, start + meta + head):
+        reference = _reference_scans.prescan(body[:end])
+        simple = _prescan.charset_meta(body, end)
+        if simple is not None and (found := _prescan.charset_meta_declaration(*simple)):
+            assert found == reference
+        assert _prescan.prescan(body[:end]) == reference
+
+
+def test_charset_meta_finds_the_common_declarations() -> None:
+    body = b'<!DOCTYPE html>\n<html lang="en"><head>\n<meta charset="UTF-8">' + b"x" * 2000
+    simple = _prescan.charset_meta(body, 1024)
+    assert simple == (b"UTF-8", body.index(b"<meta"))
+    assert _prescan.charset_meta_declaration(*simple) == _reference_scans.prescan(body[:1024])
+    # beyond the first 1024 bytes it is not the prescan's
+    late = b"<p>" + b" " * 1100 + b"<meta charset=gbk>"
+    assert _prescan.charset_meta(late, 1024) is None
+    assert _prescan.charset_meta(b"<\x00?\x00x\x00<meta charset=gbk>", 1024) is None
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    start=_STARTS,
+    head=st.one_of(_soup, _grammar_soup),
+    padding=_padding,
+    meta=_SIMPLE_METAS,
+    tail=st.sampled_from([b"", "приветмир".encode("cp1251") * 40, b"\xe6\x97\xa5" * 400]),
+    content_type=st.sampled_from([None, "text/html", "text/html; charset=utf-8", "text/plain"]),
+)
+def test_decode_html_charset_meta_path_agrees_with_the_stages(
+    start: bytes, head: bytes, padding: bytes, meta: bytes, tail: bytes, content_type: str | None
+) -> None:
+    from browser_decode import decode_html
+    from browser_decode._api import decide, result_from_hint
+
+    body = start + head + padding + meta + tail
+    expected = result_from_hint(body, decide(body, content_type))
+    for _ in range(2):  # the first call fills the caches, the second uses them
+        result = decode_html(body, content_type)
+        assert result == expected
+        assert result.provenance.to_dict() == expected.provenance.to_dict()
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.one_of(_attribute(), _SPACES, st.sampled_from([b"/", b" ", b"\t"])), max_size=6))
+def test_attributes_token_ends_where_the_loop_does(parts: list[bytes]) -> None:
+    """ATTRIBUTES_TOKEN (its shortcut for tags without quotes included) ends after the ">"
+    where "get an attribute", repeated, stops; or does not match."""
+    data = b" ".join(parts) + b">" + b"'\">x>"
+    match = re.compile(_prescan.ATTRIBUTES_TOKEN).match(data)
+    try:
+        loop_end = _prescan.skip_attributes(data, 0) + 1
+    except _prescan._OutOfBytes:
+        loop_end = None
+    if match is not None:
+        assert match.end() == loop_end
+    if b'"' not in data[: data.index(b">")] and b"'" not in data[: data.index(b">")]:
+        assert match is not None  # the shortcut's case
+
+
+@settings(max_examples=2000, deadline=None)
+@given(_tag(), st.sampled_from([b"", b">", b"charset>", b" x=charset>"]))
+def test_no_charset_meta_token_is_the_plain_lookahead(tag: bytes, rest: bytes) -> None:
+    """NO_CHARSET_META_TOKEN's lookahead (runs without "c", a check at each "c") matches as
+    ``(?![^>]*(?i:charset))`` does."""
+    plain = re.compile(
+        rb"(?i:meta)(?=[\t\n\x0c\r /])(?![^>]*(?i:charset))" + _prescan._ATTRIBUTES_NO_GT
+    )
+    data = tag[1:] + rest
+    new = re.compile(_prescan.NO_CHARSET_META_TOKEN).match(data)
+    old = plain.match(data)
+    assert (new and new.end()) == (old and old.end())

@@ -15,7 +15,14 @@ from ._extract_mime_type import MimeType, extract_mime_type, legacy_extract_an_e
 from ._head_scan import head_scan
 from ._hint import Body, EncodingHint, Request, Stage
 from ._infra import isomorphic_decode
-from ._prescan import PRESCAN_LIMIT, Declaration, prescan, prescan_stage
+from ._prescan import (
+    PRESCAN_LIMIT,
+    Declaration,
+    charset_meta,
+    charset_meta_declaration,
+    prescan,
+    prescan_stage,
+)
 from ._result import DecodeResult, Provenance
 from ._split import PIECES_ABOVE, decode_in_pieces
 
@@ -188,6 +195,15 @@ def decode_html(
                 # "legacy extract an encoding": the Content-Type charset.
                 return _result(body, *header)
             if stages == _PRESCAN:
+                # The commonest declaration, ``<meta charset=label>`` reached by the prescan's
+                # first tokens, in one match over the body (see charset_meta), where the
+                # usual spelling of "charset" is there (memchr-fast when it is not).
+                if body.find(b"charset", 0, PRESCAN_LIMIT) >= 0:
+                    simple = charset_meta(body, PRESCAN_LIMIT)
+                    if simple is not None:
+                        meta = _BY_CHARSET_META.get(simple) or _charset_meta_decision(simple)
+                        if meta is not None:
+                            return _result(body, *meta)
                 found = prescan(body[:PRESCAN_LIMIT])
                 if found is not None:
                     return _result(body, *_meta_decision(found))
@@ -221,6 +237,8 @@ _OTHER, _TEXT, _PRESCAN = 0, 1, 2
 #: Content-Type value -> (its MIME type, which stages, the header's decision or None).
 _BY_CONTENT_TYPE: Final[dict[str | None, tuple[MimeType | None, int, _Decision | None]]] = {}
 _BY_DECLARATION: Final[dict[Declaration, _Decision]] = {}
+#: (label as written, offset) of a ``<meta charset>`` (see charset_meta) -> its decision.
+_BY_CHARSET_META: Final[dict[tuple[bytes, int], _Decision]] = {}
 #: Entries kept (crawls repeat a few header values and declarations endlessly); the
 #: caches start over when full. Header values longer than this are not kept.
 _CACHE_SIZE: Final = 512
@@ -250,6 +268,17 @@ def _meta_decision(found: Declaration) -> _Decision:
         if len(_BY_DECLARATION) >= _CACHE_SIZE:
             _BY_DECLARATION.clear()
         _BY_DECLARATION[found] = decision
+    return decision
+
+
+def _charset_meta_decision(simple: tuple[bytes, int]) -> _Decision | None:
+    found = charset_meta_declaration(*simple)
+    if found is None:
+        return None
+    decision = _meta_decision(found)
+    if len(_BY_CHARSET_META) >= _CACHE_SIZE:
+        _BY_CHARSET_META.clear()
+    _BY_CHARSET_META[simple] = decision
     return decision
 
 
