@@ -877,3 +877,100 @@ def test_no_charset_meta_token_is_the_plain_lookahead(tag: bytes, rest: bytes) -
     new = re.compile(_prescan.NO_CHARSET_META_TOKEN).match(data)
     old = plain.match(data)
     assert (new and new.end()) == (old and old.end())
+
+
+# -- undeclared pages (issue 14): the head scan's shortcut where no "charset" comes early --
+
+
+@settings(max_examples=2500, deadline=None)
+@given(
+    head=_head_soup,
+    boundary=_boundary,
+    middle=_head_soup,
+    padding=_head_padding,
+    declaring=_declaring,
+    tail=_head_soup,
+    shift=st.integers(0, 1100),
+)
+def test_head_scan_shortcut_agrees_with_the_loop(
+    head: bytes,
+    boundary: bytes,
+    middle: bytes,
+    padding: bytes,
+    declaring: bytes,
+    tail: bytes,
+    shift: int,
+) -> None:
+    """``head_scan(body, clear=True)`` (its one-match shortcut for a head that ends
+    early) gives what the plain loop gives, wherever the first 1024 bytes hold no
+    "charset"; ``prescan_unspelled`` gives the prescan's answer and says so."""
+    for body in (
+        head + boundary + middle + b" " * shift + declaring + tail,
+        head + boundary + b"<p>" * (shift // 3) + padding + declaring + tail,
+        head + b" " * shift + boundary + middle + declaring,
+    ):
+        first = body[:1024]
+        if b"charset" in first:
+            continue
+        found, clear = _prescan.prescan_unspelled(first)
+        assert found == _reference_scans.prescan(first)
+        assert clear == (not _prescan.may_declare(first) and not first.startswith(b"<\x00?"))
+        if clear:
+            assert _head_scan.head_scan(body, True) == _reference_scans.head_scan(body)
+
+
+_clear_head_soup = st.lists(
+    _head_token.filter(lambda token: b"charset" not in token.lower()), max_size=12
+).map(b"".join)
+
+
+@settings(max_examples=2500, deadline=None)
+@given(
+    head=_clear_head_soup,
+    boundary=_boundary,
+    filler=st.sampled_from(
+        [b" ", b"x", b"<p>", b"<!---->", b"<link>", b"<title>t</title>", b"<title> "]
+    ),
+    declaring=st.sampled_from(
+        [
+            b"<meta charset=gbk>",
+            b"<meta name=x charset=gbk>",
+            b"<meta\ncharset='big5'>",
+            b"</title><meta charset=gbk>",
+        ]
+    ),
+    back=st.integers(-40, 40),
+    tail=_head_soup,
+)
+def test_head_scan_shortcut_at_the_1024_byte_mark(
+    head: bytes, boundary: bytes, filler: bytes, declaring: bytes, back: int, tail: bytes
+) -> None:
+    """A declaring ``<meta>`` placed around byte 1024 (before it, across it, after it)
+    behind a head without "charset": the shortcut agrees with the plain loop."""
+    start = head + boundary
+    count = max(0, (1024 - back - len(start)) // len(filler))
+    body = start + filler * count + declaring + tail + b"x" * 1100
+    first = body[:1024]
+    if b"charset" in first.lower():
+        return
+    assert _prescan.prescan_unspelled(first) == (_reference_scans.prescan(first), True)
+    assert _head_scan.head_scan(body, True) == _reference_scans.head_scan(body)
+
+
+def test_head_scan_shortcut_is_taken_on_the_common_page() -> None:
+    head = (
+        b'<!DOCTYPE html><html lang="en"><head><title>T</title>\n'
+        b'<meta name="viewport" content="width=device-width">\n'
+        b'<link rel=stylesheet href="/a.css"><script>var a = "<b>";</script>\n'
+        b"</head><body><p>"
+    )
+    expression = _head_scan._head_then_end()
+    assert expression is not None
+    ended = expression.match(head + b"x" * 3000, 0, 1024)
+    assert ended is not None and ended.end() == head.index(b"</head>") + 7
+    # a <meta> that starts before byte 1024 and declares after it is still found
+    body = head.ljust(1010) + b"<meta name=x charset=gbk>" + b"x" * 2000
+    assert b"charset" not in body[:1024].lower()
+    hint = _head_scan.head_scan(body, True)
+    assert hint is not None and hint.encoding.name == "GBK"
+    assert hint == _reference_scans.head_scan(body)

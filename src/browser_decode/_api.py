@@ -22,6 +22,7 @@ from ._prescan import (
     charset_meta_declaration,
     prescan,
     prescan_stage,
+    prescan_unspelled,
 )
 from ._result import DecodeResult, Provenance
 from ._split import PIECES_ABOVE, decode_in_pieces
@@ -198,17 +199,22 @@ def decode_html(
                 # The commonest declaration, ``<meta charset=label>`` reached by the prescan's
                 # first tokens, in one match over the body (see charset_meta), where the
                 # usual spelling of "charset" is there (memchr-fast when it is not).
+                clear = False
                 if body.find(b"charset", 0, PRESCAN_LIMIT) >= 0:
                     simple = charset_meta(body, PRESCAN_LIMIT)
                     if simple is not None:
                         meta = _BY_CHARSET_META.get(simple) or _charset_meta_decision(simple)
                         if meta is not None:
                             return _result(body, *meta)
-                found = prescan(body[:PRESCAN_LIMIT])
+                    found = prescan(body[:PRESCAN_LIMIT])
+                else:
+                    # (and whether "charset" is missing in every case: the head scan's
+                    # shortcut, see head_scan)
+                    found, clear = prescan_unspelled(body[:PRESCAN_LIMIT])
                 if found is not None:
                     return _result(body, *_meta_decision(found))
                 # STAGES[3:]: the head scan, valid UTF-8, then detection and the default.
-                hint = head_scan(body) or valid_utf8(body)
+                hint = head_scan(body, clear) or valid_utf8(body)
                 if hint is None:
                     request = Request(mime, url, default_encoding, resolve_detector(None))
                     hint = run_stages(_DETECTION, body, request)

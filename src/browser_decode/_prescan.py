@@ -662,6 +662,16 @@ def prescan(data: bytes) -> Declaration | None:
         return get_an_xml_encoding(data)
 
 
+def prescan_unspelled(data: bytes) -> tuple[Declaration | None, bool]:
+    """:func:`prescan` of *data* where the caller found no ``b"charset"``; and whether
+    *data* holds "charset" in no case at all (then no ``<meta>`` in it declares: see
+    :func:`may_declare`)."""
+    if data.startswith(_UTF16_XML) or data.lower().find(b"charset") >= 0:
+        return prescan(data), False
+    # What prescan does then (may_declare is false): only an XML declaration can answer.
+    return get_an_xml_encoding(data), True
+
+
 def prescan_stage(body: bytes) -> EncodingHint | None:
     """The prescan over the first :data:`PRESCAN_LIMIT` bytes, as a pipeline stage."""
     found = prescan(body[:PRESCAN_LIMIT])
