@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Final
 
 from ._bom_sniff import bom_sniff
@@ -191,7 +192,7 @@ def decode_html(
                 text, errors = utf_counting(codec, memoryview(body)[skip:])
                 if errors:
                     provenance = dataclasses.replace(provenance, replacements=errors)
-                return DecodeResult(text, provenance)
+                return _new_result(DecodeResult, (text, provenance))
             if header is not None:
                 # "legacy extract an encoding": the Content-Type charset.
                 return _result(body, *header)
@@ -224,6 +225,11 @@ def decode_html(
 
 _BOMS: Final = (b"\xef\xbb\xbf", b"\xfe\xff", b"\xff\xfe")
 _DETECTION: Final = STAGES[5:]
+#: ``DecodeResult(text, provenance)`` without the Python frame of the named tuple's
+#: ``__new__`` (it is ``tuple.__new__`` of the two fields).
+_new_result: Final[Callable[[type[DecodeResult], tuple[str, Provenance]], DecodeResult]] = (
+    tuple.__new__
+)
 #: A declared encoding's decoder, and the provenance of its text when it has no errors
 #: (a frozen value: one object serves every such result).
 _Decision = tuple[CountingDecoder, Provenance]
@@ -295,7 +301,7 @@ def _result(body: bytes, decoder: CountingDecoder, provenance: Provenance) -> De
         text, errors = decoder(body)
     if errors:
         provenance = dataclasses.replace(provenance, replacements=errors)
-    return DecodeResult(text, provenance)
+    return _new_result(DecodeResult, (text, provenance))
 
 
 def _decode(
@@ -349,7 +355,7 @@ def result_from_hint(data: bytes, hint: EncodingHint) -> DecodeResult:
         if len(_BY_HINT) >= _CACHE_SIZE:
             _BY_HINT.clear()
         _BY_HINT[key] = provenance
-    return DecodeResult(text, provenance)
+    return _new_result(DecodeResult, (text, provenance))
 
 
 _BY_HINT: Final[dict[tuple[object, ...], Provenance]] = {}
