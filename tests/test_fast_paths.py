@@ -811,6 +811,8 @@ def test_charset_meta_is_the_prescans_answer(
         simple = _prescan.charset_meta(body, end)
         if simple is not None and (found := _prescan.charset_meta_declaration(*simple)):
             assert found == reference
+        else:
+            assert _prescan.prescan_rest(body[:end]) == reference
         assert _prescan.prescan(body[:end]) == reference
 
 

@@ -21,7 +21,7 @@ from ._prescan import (
     Declaration,
     charset_meta,
     charset_meta_declaration,
-    prescan,
+    prescan_rest,
     prescan_stage,
     prescan_unspelled,
 )
@@ -207,7 +207,7 @@ def decode_html(
                         meta = _BY_CHARSET_META.get(simple) or _charset_meta_decision(simple)
                         if meta is not None:
                             return _result(body, *meta)
-                    found = prescan(body[:PRESCAN_LIMIT])
+                    found = prescan_rest(body[:PRESCAN_LIMIT])
                 else:
                     # (and whether "charset" is missing in every case: the head scan's
                     # shortcut, see head_scan)

@@ -654,6 +654,12 @@ def prescan(data: bytes) -> Declaration | None:
             found = charset_meta_declaration(*simple)
             if found is not None:
                 return found
+    return prescan_rest(data)
+
+
+def prescan_rest(data: bytes) -> Declaration | None:
+    """:func:`prescan` of *data* where :func:`charset_meta` (over the same bytes) gave no
+    declaration: the loop, without trying that path again."""
     try:
         return _scan(data)
     except _OutOfBytes:
