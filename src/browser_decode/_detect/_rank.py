@@ -14,6 +14,7 @@ import codecs
 import math
 import re
 import threading
+from functools import cache
 from operator import itemgetter, mul
 from typing import Final, NamedTuple
 
@@ -116,7 +117,7 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
         around, scale = contexts(data, high, words)
         letters = words.translate(_ASCII_LOWER, _NOT_ASCII_LETTERS)
         ascii_counts = [letters.count(c) for c in range(ord("a"), ord("z") + 1)]
-    window: tuple[bytes, float, int, bool] | None = None
+    window: _Window | None = None
     any_ascii = any(ascii_counts)
     # every language's (and set of languages') ASCII score in one sum (exact, see
     # ascii_packed); a field is read out on demand
@@ -251,7 +252,7 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
         if key not in penalties:
             if window is None:
                 window = _window(around, scale, len(high))
-            penalties[key] = _context(name, *window)
+            penalties[key] = _context(name, window)
         score = best + priors[name] + penalties[key]
         ranked.append(_Ranked(score, rank, name))
         top = max(top, score)
@@ -259,74 +260,113 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
     return ranked
 
 
-def _window(around: bytes, scale: float, high: int) -> tuple[bytes, float, int, bool]:
-    """The arguments of :func:`_context` after the name: the bytes it counts in (all of
-    *around*, which is bounded: the trimmed sample where its bytes 0x80-0xFF are dense,
-    else the words around them), *scale*, the baseline of case switches, and whether
-    *around* holds an ASCII letter or digit.
+class _Window:
+    """The bytes that context penalties are counted in (all of *around*, which is
+    bounded: the trimmed sample where its bytes 0x80-0xFF are dense, else the words
+    around them), each counting for *scale* of them; what :func:`_context` needs of
+    them beyond an encoding's classes is computed once, when first needed.
 
-    (Counting only in the bytes near the *high* bytes 0x80-0xFF gives the same
-    penalties, but cutting those pieces out costs more than the counts it saves.)
+    (Counting only in the bytes near the bytes 0x80-0xFF gives the same penalties,
+    but cutting those pieces out costs more than the counts it saves.)
     """
-    baseline = around.translate(_ASCII_CASES).count(b"lu")
-    alnum = len(around.translate(None, _NOT_ASCII_ALNUM)) > 0
-    return around, scale, baseline, alnum
+
+    __slots__ = ("_alnum", "_baseline", "_ones", "around", "scale")
+
+    def __init__(self, around: bytes, scale: float, alnum: bool | None = None) -> None:
+        self.around = around
+        self.scale = scale
+        self._baseline: int | None = None
+        self._alnum = alnum
+        self._ones = 0
+
+    @property
+    def baseline(self) -> int:
+        """The count of case switches ("lu") in the window's ASCII letters."""
+        if self._baseline is None:
+            self._baseline = self.around.translate(_ASCII_CASES).count(b"lu")
+        return self._baseline
+
+    @property
+    def alnum(self) -> bool:
+        """Whether the window holds an ASCII letter or digit."""
+        if self._alnum is None:
+            self._alnum = len(self.around.translate(None, _NOT_ASCII_ALNUM)) > 0
+        return self._alnum
+
+    @property
+    def ones(self) -> int:
+        """The integer whose bytes (one per byte of the window) are all 0x01."""
+        if not self._ones:
+            self._ones = ((1 << 8 * len(self.around)) - 1) // 0xFF
+        return self._ones
 
 
-def _context(name: str, window: bytes, scale: float, baseline: int, alnum: bool) -> float:
+def _window(around: bytes, scale: float, high: int) -> _Window:
+    """The window of :func:`_context` (*high*: how many bytes 0x80-0xFF it stands for)."""
+    return _Window(around, scale)
+
+
+#: Each class of ``context_classes`` as one bit of a byte (``bytes.translate`` of the
+#: classes): lower, upper, space (anything else), ASCII letter or digit, mark, symbol.
+_FLAGS: Final = {ord("l"): 0, ord("u"): 1, ord(" "): 2, ord("a"): 3, ord("m"): 4, ord("s"): 5}
+
+
+@cache
+def _flag_table(name: str) -> bytes:
+    """A ``bytes.translate`` table: byte -> the bit of its class in *name*."""
+    return bytes(1 << _FLAGS[c] for c in context_classes(name))
+
+
+def _context(name: str, window: _Window, baseline: int | None = None) -> float:
     """Penalties for letter cases switching mid-word and for scripts mixing.
 
-    *window* holds the non-ASCII bytes with their neighbours, each counting
-    for *scale* of them; *baseline* is its count of case switches in ASCII;
-    *alnum*: whether it holds an ASCII letter or digit (see :func:`_window`).
+    *window* holds the non-ASCII bytes with their neighbours (:class:`_Window`);
+    its ASCII case switches are the *baseline* (the window's own when ``None``).
 
-    Pairs and triples of classes are counted as bits: a class's positions are the
-    bits of one integer (a byte each), and ``x`` followed by ``y`` is ``X & (Y << 8)``;
-    that is ``classes.count(b"xy")`` for every pattern here but the symbol ones
-    (which can overlap themselves: those are counted by ``bytes.count``).
+    Pairs and triples of classes are counted as bits: the window's bytes as one integer
+    (a byte each, holding the bit of its class: :func:`_flag_table`), a class's
+    positions are that integer shifted so its bit is bit 0 of each byte, masked; ``x``
+    followed by ``y`` is ``X & (Y << 8)``. That is ``classes.count(b"xy")`` for every
+    pattern here; the symbol ones can overlap themselves (``bytes.count`` counts
+    "lslsl" once): when two of them lie two apart, they are counted by ``bytes.count``.
     """
     table = context_classes(name)
-    classes = window.translate(table)
-    marks = b"m" in classes
-    script = alnum and table[0x61] == 0x61  # a non-Latin script: ASCII letters are not its own
+    flags = int.from_bytes(window.around.translate(_flag_table(name)), "big")
+    ones = window.ones
+    # a non-Latin script: ASCII letters are not its own
+    script = table[0x61] == 0x61 and window.alnum
     penalty = 0.0
-    if b"s" in classes:
-        inside = sum(classes.count(p) for p in (b"lsl", b"usl", b"lsu", b"usu", b"asa"))
-        penalty += inside * SYMBOL_IN_WORD
-    lower, upper = _bits(classes, _IS_LOWER), _bits(classes, _IS_UPPER)
+    lower, upper = flags & ones, (flags >> 1) & ones
+    letter = lower | upper
+    symbol = (flags >> 5) & ones
+    if symbol:
+        inside = letter & (symbol << 8) & (letter << 16)  # "lsl", "usl", "lsu", "usu"
+        ascii_ = (flags >> 3) & ones
+        between = ascii_ & (symbol << 8) & (ascii_ << 16)  # "asa"
+        if inside & (inside << 16) or between & (between << 16):
+            classes = window.around.translate(table)
+            count = sum(classes.count(p) for p in (b"lsl", b"usl", b"lsu", b"usu", b"asa"))
+        else:
+            count = inside.bit_count() + between.bit_count()
+        penalty += count * SYMBOL_IN_WORD
     switches_in_words = (lower & (upper << 8)).bit_count()  # "lu"
-    space = _bits(classes, _IS_SPACE) if marks or script else 0
-    if marks:
-        mark = _bits(classes, _IS_MARK)
+    mark = (flags >> 4) & ones
+    space = (flags >> 2) & ones if mark or script else 0
+    if mark:
         penalty += (space & (mark << 8)).bit_count() * STRAY_MARK  # " m"
+    scale = window.scale
     if script:
-        ascii_ = _bits(classes, _IS_ASCII)
-        letter = lower | upper
+        ascii_ = (flags >> 3) & ones
         mixed = (ascii_ & (letter << 8)).bit_count() + (letter & (ascii_ << 8)).bit_count()
         switches = (ascii_ & (space << 8) & (letter << 16)).bit_count()  # "a l", "a u"
         switches += (letter & (space << 8) & (ascii_ << 16)).bit_count()  # "l a", "u a"
         penalty += switches * SCRIPT_SWITCH
-        if marks:
+        if mark:
             penalty += (ascii_ & (mark << 8)).bit_count() * STRAY_MARK  # "am"
         return (penalty + switches_in_words * CASE_SWITCH + mixed * MIXED_SCRIPT) * scale
+    if baseline is None:
+        baseline = window.baseline
     return (penalty + (switches_in_words - baseline) * CASE_SWITCH) * scale
-
-
-def _is(char: str) -> bytes:
-    return bytes(1 if b == ord(char) else 0 for b in range(256))
-
-
-_IS_LOWER: Final = _is("l")
-_IS_UPPER: Final = _is("u")
-_IS_SPACE: Final = _is(" ")
-_IS_MARK: Final = _is("m")
-_IS_ASCII: Final = _is("a")
-
-
-def _bits(classes: bytes, is_class: bytes) -> int:
-    """The positions of one class in *classes*: byte i of the big-endian integer is 1
-    where ``classes[i]`` is that class."""
-    return int.from_bytes(classes.translate(is_class), "big")
 
 
 class _ErrorBudget(threading.local):

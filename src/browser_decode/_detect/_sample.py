@@ -347,5 +347,11 @@ def looks_binary(data: bytes) -> bool:
     such bytes (29 of 256 values) or far more (NUL padding). Text in any
     ASCII-compatible WHATWG encoding has none; UTF-16 is recognised before.
     """
+    # (text has none: a ``memchr`` per control value finds that faster than a count)
+    if not any(map(data.__contains__, _CONTROL_BYTES)):
+        return False
     controls = len(data) - len(data.translate(None, _CONTROLS))
     return controls >= 3 and controls * 100 >= len(data)
+
+
+_CONTROL_BYTES: Final = tuple(bytes((control,)) for control in _CONTROLS)
