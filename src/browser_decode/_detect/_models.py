@@ -228,6 +228,13 @@ def half_nats(weights: tuple[float, ...]) -> bytes:
 _CHUNK: Final = 65519 // MAX_HALF_NATS
 
 
+def weigh_all(high: bytes, tables: tuple[bytes, ...]) -> list[float]:
+    """``[weigh(high, table) for table in tables]``, in fewer calls."""
+    if len(high) <= _CHUNK:
+        return [-0.5 * ((adler32(codes) & 0xFFFF) - 1) for codes in map(high.translate, tables)]
+    return [weigh(high, table) for table in tables]
+
+
 def weigh(high: bytes, table: bytes) -> float:
     """The summed weights of the bytes 0x80-0xFF *high*, whose weights *table* holds
     (:func:`half_nats`): one ``translate`` and one ``adler32`` in C per 1 KiB,
@@ -257,6 +264,12 @@ def byte_tables(encoding: str) -> tuple[bytes, ...]:
 def best_byte_table(encoding: str) -> bytes:
     """:func:`best_byte_weights` as a :func:`half_nats` table."""
     return half_nats(best_byte_weights(encoding))
+
+
+@cache
+def best_byte_tables(encodings: tuple[str, ...]) -> tuple[bytes, ...]:
+    """:func:`best_byte_table` of each of *encodings*."""
+    return tuple(map(best_byte_table, encodings))
 
 
 @cache
@@ -294,7 +307,9 @@ def ascii_packed() -> tuple[tuple[int, ...], dict[str | tuple[str, ...], int]]:
     at once, exactly, in one sum of 26 products in C; and the key -> shift."""
     languages = {lang for langs in SINGLE_BYTE.values() for lang in langs}
     languages |= {lang for _, langs in MULTI_BYTE.values() for lang in langs}
-    sets = {*SINGLE_BYTE.values(), *(langs for _, langs, _ in script_groups())}
+    groups = [*script_groups()]
+    groups += [sub for _, _, members in script_groups() for sub in sub_groups(members)]
+    sets = {*SINGLE_BYTE.values(), *(langs for _, langs, _ in groups)}
     sets.add(LATIN_LANGUAGES)
     keys: list[str | tuple[str, ...]] = [*sorted(languages), *sorted(sets)]
     tables = [ascii_weights(k) if isinstance(k, str) else best_ascii_weights(k) for k in keys]
@@ -368,10 +383,19 @@ class _Weights(dict[str, float]):
 class CharScorer:
     """Scores the non-ASCII characters of a decoded text under one language."""
 
-    __slots__ = ("_weights",)
+    __slots__ = ("_weights", "best")
 
     def __init__(self, language: str) -> None:
         self._weights = _Weights(language)
+        #: the highest weight of a non-ASCII character (a letter's, or a floor)
+        self.best = max(
+            *letter_weights(language).values(),
+            CJK_PUNCTUATION,
+            COMMON_PUNCTUATION,
+            FOREIGN_LETTER,
+            SYMBOL,
+            IMPOSSIBLE,
+        )
 
     def score(self, text: str) -> float:
         """The summed weights of the non-ASCII characters of *text* (in order: one
@@ -416,15 +440,42 @@ def script_groups() -> tuple[tuple[bytes, tuple[str, ...], tuple[str, ...]], ...
     groups: dict[str, list[str]] = {}
     for name, languages in SINGLE_BYTE.items():
         groups.setdefault(_SCRIPTS.get(languages[0], "Latin"), []).append(name)
+    return tuple(_group(tuple(members)) for members in groups.values())
+
+
+#: The Latin script's candidates in smaller groups (by the languages they were made
+#: for), each with its own bound: text in another script rules most of them out
+#: without a sum per candidate.
+_LATIN_SUBGROUPS: Final = (
+    ("windows-1252", "ISO-8859-15", "macintosh", "ISO-8859-14"),
+    ("windows-1250", "ISO-8859-2", "ISO-8859-16"),
+    ("windows-1257", "ISO-8859-13", "ISO-8859-4", "ISO-8859-10"),
+    ("windows-1254", "windows-1258", "ISO-8859-3"),
+)
+
+
+def _group(members: tuple[str, ...]) -> tuple[bytes, tuple[str, ...], tuple[str, ...]]:
+    """(each byte's best weight in any of *members* as a :func:`half_nats` table, their
+    languages, *members*)."""
+    return (
+        half_nats(tuple(map(max, *(best_byte_weights(name) for name in members))))
+        if len(members) > 1
+        else best_byte_table(members[0]),
+        tuple(sorted({language for name in members for language in SINGLE_BYTE[name]})),
+        members,
+    )
+
+
+@cache
+def sub_groups(
+    members: tuple[str, ...],
+) -> tuple[tuple[bytes, tuple[str, ...], tuple[str, ...]], ...]:
+    """The smaller groups of a script group's *members* (as :func:`script_groups`
+    gives them; in :data:`SINGLE_BYTE`'s order), or ``()`` when it has none."""
+    if sorted(members) != sorted(name for subgroup in _LATIN_SUBGROUPS for name in subgroup):
+        return ()
     return tuple(
-        (
-            half_nats(tuple(map(max, *(best_byte_weights(name) for name in members))))
-            if len(members) > 1
-            else best_byte_table(members[0]),
-            tuple(sorted({language for name in members for language in SINGLE_BYTE[name]})),
-            tuple(members),
-        )
-        for members in groups.values()
+        _group(tuple(name for name in members if name in subgroup)) for subgroup in _LATIN_SUBGROUPS
     )
 
 

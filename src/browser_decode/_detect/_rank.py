@@ -14,6 +14,7 @@ import codecs
 import math
 import re
 import threading
+from collections.abc import Callable
 from functools import cache
 from operator import itemgetter, mul
 from typing import Final, NamedTuple
@@ -30,16 +31,19 @@ from ._models import (
     SINGLE_BYTE,
     STRAY_MARK,
     SYMBOL_IN_WORD,
+    CharScorer,
     all_best_byte_table,
     ascii_packed,
-    best_byte_table,
+    best_byte_tables,
     byte_table,
     byte_tables,
     char_scorer,
     context_classes,
     max_single_byte_prior,
     script_groups,
+    sub_groups,
     weigh,
+    weigh_all,
 )
 from ._sample import contexts, words_around
 
@@ -66,6 +70,14 @@ _LETTER_LEAD: Final = bytes(
 #: rest of the stretch up to its last such byte changes neither the non-ASCII
 #: characters decoded nor the errors (tested against decoding every byte).
 _ASCII_STRETCH: Final = re.compile(rb"([\x00-\x2f][\x00-\x7f]{3})[\x00-\x7f]*([\x00-\x2f])")
+
+
+def _compact(data: bytes) -> bytes:
+    """*data* without the inside of its long ASCII stretches (``_ASCII_STRETCH.sub(rb"\\1\\2",
+    data)``: its pieces and groups joined, no Python call per match)."""
+    return b"".join(_ASCII_STRETCH.split(data))
+
+
 #: A multi-byte candidate whose decoder fails on more than this share of the
 #: sample's non-ASCII bytes (plus two, for a cut sequence) drops out.
 MAX_ERROR_SHARE: Final = 0.01
@@ -142,16 +154,17 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
         return found
 
     ranked: list[_Ranked] = []
+    bound_all = math.inf
     # Every character of EUC-KR and EUC-JP is two bytes 0x80-0xFF, and most of
     # GBK's, Big5's and Shift_JIS's: long text whose non-ASCII bytes stand alone is
     # none of them (a few characters may all have an ASCII trail byte).
     pairs = data.translate(_HIGH_PAIRS)
     if len(high) <= _FEW or pairs.count(b"hh") * 8 >= len(high):
         limit = 2 + int(MAX_ERROR_SHARE * len(high))
-        in_word: float | None = None
         compact: bytes | None = None
         first = pairs.find(b"h")
         probe = data[first : first + _PROBE]
+        survivors: list[tuple[int, str, str, str]] = []
         for rank, (name, (codec, languages)) in enumerate(MULTI_BYTE.items(), len(SINGLE_BYTE)):
             # a cheap look at the first non-ASCII bytes rules most candidates out
             if probe.decode(codec, "replace").count("\ufffd") > 2 + len(probe) // 64:
@@ -159,33 +172,26 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
             # (the ASCII bytes before the first other one decode alike, without errors,
             # and so do the long ASCII stretches dropped from *compact*)
             if compact is None:
-                compact = _ASCII_STRETCH.sub(rb"\1\2", data[first:])
+                compact = _compact(data[first:])
             text = _decode_with_few_errors(compact, codec, limit)
-            if text is None:
-                continue
-            best = max(char_scorer(language).score(text) for language in languages)
-            best += ascii_score(languages[0])
-            if in_word is None:
-                # (none without an ASCII letter right before a lead byte: no regex then)
-                maybe = b"LH" in around.translate(_LETTER_LEAD)
-                in_word = len(_IN_WORD.findall(around)) if maybe else 0
-                in_word *= scale * MULTI_BYTE_IN_WORD
-            best += in_word
-            ranked.append(_Ranked(best + _prior(name, bonuses), rank, name))
+            if text is not None:
+                survivors.append((rank, name, languages[0], text))
+        if survivors:
+            # (none without an ASCII letter right before a lead byte: no regex then)
+            maybe = b"LH" in around.translate(_LETTER_LEAD)
+            in_word = (len(_IN_WORD.findall(around)) if maybe else 0) * scale * MULTI_BYTE_IN_WORD
+            bound_all = _bound_all(high, ascii_score(LATIN_LANGUAGES), bonuses)
+            ranked = _rank_multi_byte(survivors, ascii_score, in_word, bonuses, bound_all)
     # Single-byte candidates, by an upper bound of their score (each byte's best
     # weight in any of the encoding's languages; context penalties are never
     # positive): those whose bound is below the best so far are skipped.
-    if ranked:
-        # One bound for every single-byte candidate first: text in a multi-byte
-        # encoding usually settles it without scoring them one by one.
-        bound_all = weigh(high, all_best_byte_table())
-        bound_all += ascii_score(LATIN_LANGUAGES)
-        bound_all += max_single_byte_prior() + max(bonuses.values(), default=0.0)
-        if bound_all < max(r.score for r in ranked):
-            # unnamed stand-in for them all, so the confidence is never overstated
-            ranked.append(_Ranked(bound_all, len(SINGLE_BYTE) + len(MULTI_BYTE), "", exact=False))
-            ranked.sort(key=lambda r: (-r.score, r.rank))
-            return ranked
+    # One bound for every single-byte candidate first (bound_all): text in a multi-byte
+    # encoding usually settles it without scoring them one by one.
+    if ranked and bound_all < max(r.score for r in ranked):
+        # unnamed stand-in for them all, so the confidence is never overstated
+        ranked.append(_Ranked(bound_all, len(SINGLE_BYTE) + len(MULTI_BYTE), "", exact=False))
+        ranked.sort(key=lambda r: (-r.score, r.rank))
+        return ranked
     penalties: dict[bytes, float] = {}
     priors = _priors(bonuses)
 
@@ -196,28 +202,38 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
     def expand(members: tuple[str, ...]) -> list[tuple[float, int, str]]:
         """(minus the bound, rank, name) of each of *members*: they sort best first."""
         return [
-            (
-                -(
-                    weigh(high, best_byte_table(name))
-                    + ascii_bound(SINGLE_BYTE[name])
-                    + priors[name]
-                ),
-                RANKS[name],
-                name,
+            (-(weight + ascii_bound(SINGLE_BYTE[name]) + priors[name]), RANKS[name], name)
+            for weight, name in zip(
+                weigh_all(high, best_byte_tables(members)), members, strict=True
             )
-            for name in members
+        ]
+
+    def group_bounds(
+        groups: tuple[tuple[bytes, tuple[str, ...], tuple[str, ...]], ...],
+    ) -> list[tuple[float, int, tuple[str, ...]]]:
+        """(the bound, rank of the first, members) of each of *groups*."""
+        weights = weigh_all(high, tuple(table for table, _, _ in groups))
+        return [
+            (weight + ascii_bound(languages) + priors[members], RANKS[members[0]], members)
+            for weight, (_, languages, members) in zip(weights, groups, strict=True)
         ]
 
     # Candidates of one script share a bound first (each byte's best weight in
     # any of them): a script the bytes do not fit is ruled out in one sum.
-    pending: list[tuple[float, int, tuple[str, ...]]] = []
-    for group_table, languages, members in script_groups():
-        upper = weigh(high, group_table) + ascii_bound(languages)
-        upper += priors[members]
-        pending.append((upper, RANKS[members[0]], members))
+    pending = group_bounds(script_groups())
+    # The smaller groups of the groups expanded (sub_groups): one is expanded whenever
+    # its bound reaches the best member's, so *bounds* holds every member of an
+    # expanded group whose bound reaches its first one's, as if they were all there.
+    smaller: list[tuple[float, int, tuple[str, ...]]] = []
     bounds: list[tuple[float, int, str]] = []  # expanded members, best bound first
     top = max((r.score for r in ranked), default=-math.inf)
     while True:
+        while smaller:
+            best_smaller = max(smaller)
+            if bounds and best_smaller[0] < -bounds[0][0]:
+                break
+            smaller.remove(best_smaller)
+            bounds = sorted([*bounds, *expand(best_smaller[2])])
         best_group = max(pending, default=None)
         if best_group is None and not bounds:
             break
@@ -226,7 +242,11 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
         if group_bound > next_bound and best_group is not None:
             # (also below the best so far: its best member stands in for the runner-up)
             pending.remove(best_group)
-            bounds = sorted([*bounds, *expand(best_group[2])])
+            parts = sub_groups(best_group[2])
+            if parts:
+                smaller += group_bounds(parts)
+            else:
+                bounds = sorted([*bounds, *expand(best_group[2])])
             continue
         negative, rank, name = bounds.pop(0)
         upper = -negative
@@ -301,6 +321,111 @@ class _Window:
         return self._ones
 
 
+def _bound_all(high: bytes, ascii_bound: float, bonuses: dict[str, float]) -> float:
+    """A bound on the score of every single-byte candidate: each byte's best weight
+    in any of them, the ASCII letters' best in any Latin language, the best prior."""
+    bound = weigh(high, all_best_byte_table())
+    bound += ascii_bound
+    return bound + max_single_byte_prior() + max(bonuses.values(), default=0.0)
+
+
+#: Characters of a multi-byte candidate's text scored at first (then twice as many
+#: each time it is the best candidate not scored yet).
+_FIRST_CHARS: Final = 256
+
+
+class _Partial:
+    """A multi-byte candidate's text scored over its first characters."""
+
+    __slots__ = ("bound", "done", "left", "name", "rank", "rest", "scorer", "step", "text", "total")
+
+    def __init__(self, rank: int, name: str, text: str, scorer: CharScorer, rest: float) -> None:
+        self.rank, self.name, self.text, self.scorer = rank, name, text, scorer
+        self.rest = rest  # the ASCII score
+        self.done, self.total, self.step = 0, 0.0, _FIRST_CHARS
+        self.left = _non_ascii(text)  # non-ASCII characters not scored yet
+        self.bound = 0.0
+
+
+def _non_ascii(text: str) -> int:
+    """How many characters of *text* are not ASCII (the encoder skips runs of them in C)."""
+    return len(text) - len(text.encode("ascii", "ignore"))
+
+
+def _rank_multi_byte(
+    survivors: list[tuple[int, str, str, str]],
+    ascii_score: Callable[[str], float],
+    in_word: float,
+    bonuses: dict[str, float],
+    bound_all: float,
+) -> list[_Ranked]:
+    """The multi-byte *survivors* (rank, name, language, decoded text) scored; those that
+    cannot be among the first two (nor above the single-byte candidates' *bound_all*
+    when it would stand in for them) only down to a bound below both (not exact).
+
+    A text's score is a sum of character weights: ASCII ones weigh nothing, the others
+    at most the language's best weight (``CharScorer.best``). The sum over its first
+    characters plus that bound for each non-ASCII character left bounds it (the rest of
+    the score added as the exact score adds it: float additions keep the order). The
+    candidate of best bound is scored further until it is scored in full: it is then
+    the best of those left. Only the first two, or the first one when the single-byte
+    stand-in would come second, are ever seen (``evidence``: the winner, the runner-up,
+    the lead over the first other text); the others are left at a bound below both.
+    """
+    pending = []
+    for rank, name, language, text in survivors:
+        item = _Partial(rank, name, text, char_scorer(language), ascii_score(language))
+        _score_further(item, _FIRST_CHARS, in_word, bonuses)
+        pending.append(item)
+    # The one whose first characters weigh most on average usually wins: it is scored
+    # in full first (which only saves the others' steps: any order gives these scores).
+    likely = max(pending, key=_mean_weight)
+    _score_further(likely, len(likely.text), in_word, bonuses)
+    scored: list[_Ranked] = []
+    threshold = -math.inf
+    while pending:
+        best = max(pending, key=_best_bound)
+        if best.bound < threshold:
+            break
+        if best.done < len(best.text):
+            _score_further(best, best.step, in_word, bonuses)
+            best.step *= 2
+            continue
+        pending.remove(best)
+        scored.append(_Ranked(best.bound, best.rank, best.name))
+        if len(scored) >= 2:
+            threshold = max(threshold, scored[1].score)
+        if bound_all < scored[0].score:
+            threshold = max(threshold, bound_all)
+    scored += [_Ranked(item.bound, item.rank, item.name, exact=False) for item in pending]
+    return scored
+
+
+def _score_further(item: _Partial, size: int, in_word: float, bonuses: dict[str, float]) -> None:
+    """Score the next *size* characters of *item*, and bound its score anew."""
+    chunk = item.text[item.done : item.done + size]
+    item.total += item.scorer.score(chunk)
+    item.done += len(chunk)
+    item.left -= _non_ascii(chunk)
+    item.bound = _partial_bound(item, in_word, bonuses)
+
+
+def _partial_bound(item: _Partial, in_word: float, bonuses: dict[str, float]) -> float:
+    """A bound on the score of *item*; its score once it is scored in full (the parts
+    added as in the first ranking: ``((characters + ASCII) + in_word) + prior``)."""
+    characters = item.total + item.left * item.scorer.best
+    return ((characters + item.rest) + in_word) + _prior(item.name, bonuses)
+
+
+def _mean_weight(item: _Partial) -> tuple[float, int]:
+    """The mean weight of the characters of *item* scored so far (and minus its rank)."""
+    return item.total / max(item.done, 1), -item.rank
+
+
+def _best_bound(item: _Partial) -> tuple[float, int]:
+    return item.bound, -item.rank
+
+
 def _window(around: bytes, scale: float, high: int) -> _Window:
     """The window of :func:`_context` (*high*: how many bytes 0x80-0xFF it stands for)."""
     return _Window(around, scale)
@@ -328,7 +453,7 @@ def _context(name: str, window: _Window, baseline: int | None = None) -> float:
     positions are that integer shifted so its bit is bit 0 of each byte, masked; ``x``
     followed by ``y`` is ``X & (Y << 8)``. That is ``classes.count(b"xy")`` for every
     pattern here; the symbol ones can overlap themselves (``bytes.count`` counts
-    "lslsl" once): when two of them lie two apart, they are counted by ``bytes.count``.
+    "lslsl" once): when two of them lie two apart, :func:`_apart` counts as it does.
     """
     table = context_classes(name)
     flags = int.from_bytes(window.around.translate(_flag_table(name)), "big")
@@ -344,8 +469,12 @@ def _context(name: str, window: _Window, baseline: int | None = None) -> float:
         ascii_ = (flags >> 3) & ones
         between = ascii_ & (symbol << 8) & (ascii_ << 16)  # "asa"
         if inside & (inside << 16) or between & (between << 16):
-            classes = window.around.translate(table)
-            count = sum(classes.count(p) for p in (b"lsl", b"usl", b"lsu", b"usu", b"asa"))
+            # two lie two apart: each pattern on its own, as bytes.count counts it
+            count = _apart(between) + sum(
+                _apart(first & (symbol << 8) & (last << 16))
+                for first in (lower, upper)
+                for last in (lower, upper)
+            )
         else:
             count = inside.bit_count() + between.bit_count()
         penalty += count * SYMBOL_IN_WORD
@@ -367,6 +496,19 @@ def _context(name: str, window: _Window, baseline: int | None = None) -> float:
     if baseline is None:
         baseline = window.baseline
     return (penalty + (switches_in_words - baseline) * CASE_SWITCH) * scale
+
+
+def _apart(matches: int) -> int:
+    """How many of the *matches* of a three-class pattern (a bit at the first byte of
+    each) ``bytes.count`` counts: from the left, each one not overlapping the last one
+    counted (two that overlap lie two apart: "lslsl" holds "lsl" once)."""
+    count = 0
+    while matches:
+        # the first of each run of matches two apart is counted, the next one is not
+        first = matches & ~(matches >> 16)
+        count += first.bit_count()
+        matches &= ~(first | (first >> 16))
+    return count
 
 
 class _ErrorBudget(threading.local):
@@ -434,6 +576,8 @@ def _priors(bonuses: dict[str, float]) -> dict[str | tuple[str, ...], float]:
         found = {name: _prior(name, bonuses) for name in SINGLE_BYTE}
         for _, _, members in script_groups():
             found[members] = max(found[name] for name in members)
+            for _, _, part in sub_groups(members):
+                found[part] = max(found[name] for name in part)
         if len(_PRIORS_CACHE) < 256:
             _PRIORS_CACHE[key] = found
     return found
