@@ -606,7 +606,7 @@ def test_tie_beyond_reads_all_the_sample_only_when_needed(head: bytes, rest: byt
             and decode(a, everything) != decode(b, everything)
             else None
         )
-        assert _tie_beyond(ranked, trimmed, high, whole) == want, (a, b)
+        assert _tie_beyond(ranked, trimmed, high, lambda: whole) == want, (a, b)
 
 
 def _nearly_utf8_before(data: bytes) -> float | None:
@@ -849,3 +849,35 @@ def test_weigh_all_is_weigh_of_each(high: bytes) -> None:
 
     tables = best_byte_tables(tuple(SINGLE_BYTE))
     assert weigh_all(high, tables) == [weigh(high, table) for table in tables]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    _high_text,
+    st.sampled_from([b"<p>x</p>\n" * 8000, b"\n<p>\xe8\xe9 \xc0</p>" * 5000]),
+    st.sampled_from([b"", b"\x1b$B", b"\x00\x01\x02" * 30]),
+)
+def test_sample_pieces_without_joining_them(head: bytes, rest: bytes, extra: bytes) -> None:
+    """A large body's sample read in place: its length, escapes and controls found in
+    its pieces, and a trim decided by its head alone, are those of the joined sample."""
+    from browser_decode._detect._sample import (
+        _CONTROLS,
+        in_sample,
+        looks_binary,
+        may_look_binary,
+        sample,
+        sample_ranges,
+        sample_size,
+        trim_prefix,
+        trim_sample,
+    )
+
+    body = head + extra + rest + head
+    whole, ranges = sample(body), sample_ranges(body)
+    assert sample_size(ranges) == len(whole)
+    assert b"\n".join(body[start:end] for start, end in ranges) == whole
+    assert in_sample(body, ranges, b"\x1b") == (b"\x1b" in whole)
+    assert may_look_binary(body, ranges) == any(byte in _CONTROLS for byte in whole)
+    assert may_look_binary(body, ranges) or not looks_binary(whole)
+    trimmed = trim_prefix(body, len(whole), ranges[0][1])
+    assert trimmed is None or trimmed == trim_sample(whole)
