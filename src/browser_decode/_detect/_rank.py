@@ -331,19 +331,23 @@ def _bound_all(high: bytes, ascii_bound: float, bonuses: dict[str, float]) -> fl
 
 #: Characters of a multi-byte candidate's text scored at first (then twice as many
 #: each time it is the best candidate not scored yet).
-_FIRST_CHARS: Final = 256
+_FIRST_CHARS: Final = 64
 
 
 class _Partial:
     """A multi-byte candidate's text scored over its first characters."""
 
-    __slots__ = ("bound", "done", "left", "name", "rank", "rest", "scorer", "step", "text", "total")
+    __slots__ = (
+        *("bound", "done", "left", "name", "non_ascii", "rank"),
+        *("rest", "scorer", "step", "text", "total"),
+    )
 
     def __init__(self, rank: int, name: str, text: str, scorer: CharScorer, rest: float) -> None:
         self.rank, self.name, self.text, self.scorer = rank, name, text, scorer
         self.rest = rest  # the ASCII score
         self.done, self.total, self.step = 0, 0.0, _FIRST_CHARS
-        self.left = _non_ascii(text)  # non-ASCII characters not scored yet
+        self.non_ascii = _non_ascii(text)
+        self.left = self.non_ascii  # non-ASCII characters not scored yet
         self.bound = 0.0
 
 
@@ -388,8 +392,9 @@ def _rank_multi_byte(
         if best.bound < threshold:
             break
         if best.done < len(best.text):
-            _score_further(best, best.step, in_word, bonuses)
-            best.step *= 2
+            # (a guess of where it must get to: the likely winner's score, until known)
+            target = threshold if threshold > -math.inf else likely.bound
+            _score_further(best, _next_step(best, target), in_word, bonuses)
             continue
         pending.remove(best)
         scored.append(_Ranked(best.bound, best.rank, best.name))
@@ -399,6 +404,22 @@ def _rank_multi_byte(
             threshold = max(threshold, bound_all)
     scored += [_Ranked(item.bound, item.rank, item.name, exact=False) for item in pending]
     return scored
+
+
+def _next_step(item: _Partial, threshold: float) -> int:
+    """How many more characters of *item* to score: about as many as it takes, at the
+    mean weight of those scored so far, to bring its bound below *threshold* (a guess:
+    any steps give the same scores), else twice as many as last time."""
+    scored = max(item.non_ascii - item.left, 1)  # non-ASCII characters scored
+    mean = item.total / scored
+    if threshold > -math.inf and mean < item.scorer.best:
+        needed = (item.bound - threshold) / (item.scorer.best - mean)
+        # (in characters: as dense in non-ASCII ones as those scored, and a few more)
+        size = int(needed * item.done / scored) + 16
+    else:
+        size = item.step
+        item.step *= 2
+    return max(size, 16)
 
 
 def _score_further(item: _Partial, size: int, in_word: float, bonuses: dict[str, float]) -> None:
