@@ -317,7 +317,7 @@ class _Window:
     def ones(self) -> int:
         """The integer whose bytes (one per byte of the window) are all 0x01."""
         if not self._ones:
-            self._ones = ((1 << 8 * len(self.around)) - 1) // 0xFF
+            self._ones = int.from_bytes(b"\x01" * len(self.around), "big")
         return self._ones
 
 
@@ -474,7 +474,7 @@ def _context(name: str, window: _Window, baseline: int | None = None) -> float:
     positions are that integer shifted so its bit is bit 0 of each byte, masked; ``x``
     followed by ``y`` is ``X & (Y << 8)``. That is ``classes.count(b"xy")`` for every
     pattern here; the symbol ones can overlap themselves (``bytes.count`` counts
-    "lslsl" once): when two of them lie two apart, :func:`_apart` counts as it does.
+    "lslsl" once): :func:`_apart` counts them as it does.
     """
     table = context_classes(name)
     flags = int.from_bytes(window.around.translate(_flag_table(name)), "big")
@@ -486,18 +486,17 @@ def _context(name: str, window: _Window, baseline: int | None = None) -> float:
     letter = lower | upper
     symbol = (flags >> 5) & ones
     if symbol:
-        inside = letter & (symbol << 8) & (letter << 16)  # "lsl", "usl", "lsu", "usu"
+        symbol_next = symbol << 8
         ascii_ = (flags >> 3) & ones
-        between = ascii_ & (symbol << 8) & (ascii_ << 16)  # "asa"
-        if inside & (inside << 16) or between & (between << 16):
-            # two lie two apart: each pattern on its own, as bytes.count counts it
-            count = _apart(between) + sum(
-                _apart(first & (symbol << 8) & (last << 16))
-                for first in (lower, upper)
-                for last in (lower, upper)
-            )
-        else:
-            count = inside.bit_count() + between.bit_count()
+        between = ascii_ & symbol_next & (ascii_ << 16)  # "asa"
+        lower_s, upper_s = lower & symbol_next, upper & symbol_next
+        lower_third, upper_third = lower << 16, upper << 16
+        # "lsl", "usl", "lsu", "usu": bytes.count counts each on its own (see _apart)
+        count = _apart(between) + sum(
+            _apart(first & last)
+            for first in (lower_s, upper_s)
+            for last in (lower_third, upper_third)
+        )
         penalty += count * SYMBOL_IN_WORD
     switches_in_words = (lower & (upper << 8)).bit_count()  # "lu"
     mark = (flags >> 4) & ones
@@ -524,12 +523,14 @@ def _apart(matches: int) -> int:
     each) ``bytes.count`` counts: from the left, each one not overlapping the last one
     counted (two that overlap lie two apart: "lslsl" holds "lsl" once)."""
     count = 0
-    while matches:
+    while matches & (matches << 16):
         # the first of each run of matches two apart is counted, the next one is not
-        first = matches & ~(matches >> 16)
+        # (``x ^ (x & y)``: x without y, on non-negative integers)
+        first = matches ^ (matches & (matches >> 16))
         count += first.bit_count()
-        matches &= ~(first | (first >> 16))
-    return count
+        matches ^= matches & (first | (first >> 16))
+    # (no two left two apart: each one counts)
+    return count + matches.bit_count()
 
 
 class _ErrorBudget(threading.local):
