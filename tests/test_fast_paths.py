@@ -881,3 +881,25 @@ def test_sample_pieces_without_joining_them(head: bytes, rest: bytes, extra: byt
     assert may_look_binary(body, ranges) or not looks_binary(whole)
     trimmed = trim_prefix(body, len(whole), ranges[0][1])
     assert trimmed is None or trimmed == trim_sample(whole)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.one_of(
+        _cjk_soup,
+        _encoded,
+        st.text(alphabet=st.sampled_from("абвгдеёжАБЯя ,.<p>\n"), max_size=400).map(
+            lambda t: t.encode("cp1251")
+        ),
+    ),
+    st.integers(1, 600),
+)
+def test_a_prefix_has_at_most_one_error_more(data: bytes, cut: int) -> None:
+    """The probe's first half rules a multi-byte candidate out only if the probe would:
+    decoding a prefix gives the errors of the whole up to the character it cuts, and one
+    for that character (an incomplete sequence at the end is one error)."""
+    from browser_decode._detect._models import MULTI_BYTE
+
+    for codec, _ in MULTI_BYTE.values():
+        whole = data.decode(codec, "replace").count("\ufffd")
+        assert data[:cut].decode(codec, "replace").count("\ufffd") - 1 <= whole, codec

@@ -84,6 +84,8 @@ MAX_ERROR_SHARE: Final = 0.01
 #: Bytes from the first non-ASCII one that a multi-byte candidate must decode
 #: nearly without errors before it is tried on the whole sample.
 _PROBE: Final = 512
+#: The first half of the probe, decoded first.
+_SHORT_PROBE: Final = _PROBE // 2
 #: ``bytes.translate`` tables: ASCII letters by case (see ``context_classes``), and
 #: bytes 0x80-0xFF -> ``h``.
 _ASCII_CASES: Final = bytes(
@@ -164,10 +166,17 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
         compact: bytes | None = None
         first = pairs.find(b"h")
         probe = data[first : first + _PROBE]
+        allowed = 2 + len(probe) // 64
+        # (only when the probe is longer)
+        short = probe[:_SHORT_PROBE] if len(probe) > _SHORT_PROBE else b""
         survivors: list[tuple[int, str, str, str]] = []
         for rank, (name, (codec, languages)) in enumerate(MULTI_BYTE.items(), len(SINGLE_BYTE)):
-            # a cheap look at the first non-ASCII bytes rules most candidates out
-            if probe.decode(codec, "replace").count("\ufffd") > 2 + len(probe) // 64:
+            # a cheap look at the first non-ASCII bytes rules most candidates out; its
+            # first half first: a prefix has at most one error more than the whole (for
+            # the character it may cut), so that many already rule it out
+            if short and short.decode(codec, "replace").count("\ufffd") - 1 > allowed:
+                continue
+            if probe.decode(codec, "replace").count("\ufffd") > allowed:
                 continue
             # (the ASCII bytes before the first other one decode alike, without errors,
             # and so do the long ASCII stretches dropped from *compact*)
