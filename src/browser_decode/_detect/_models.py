@@ -307,9 +307,7 @@ def ascii_packed() -> tuple[tuple[int, ...], dict[str | tuple[str, ...], int]]:
     at once, exactly, in one sum of 26 products in C; and the key -> shift."""
     languages = {lang for langs in SINGLE_BYTE.values() for lang in langs}
     languages |= {lang for _, langs in MULTI_BYTE.values() for lang in langs}
-    groups = [*script_groups()]
-    groups += [sub for _, _, members in script_groups() for sub in sub_groups(members)]
-    sets = {*SINGLE_BYTE.values(), *(langs for _, langs, _ in groups)}
+    sets = {*SINGLE_BYTE.values(), *(langs for _, langs, _ in script_groups())}
     sets.add(LATIN_LANGUAGES)
     keys: list[str | tuple[str, ...]] = [*sorted(languages), *sorted(sets)]
     tables = [ascii_weights(k) if isinstance(k, str) else best_ascii_weights(k) for k in keys]
@@ -443,17 +441,6 @@ def script_groups() -> tuple[tuple[bytes, tuple[str, ...], tuple[str, ...]], ...
     return tuple(_group(tuple(members)) for members in groups.values())
 
 
-#: The Latin script's candidates in smaller groups (by the languages they were made
-#: for), each with its own bound: text in another script rules most of them out
-#: without a sum per candidate.
-_LATIN_SUBGROUPS: Final = (
-    ("windows-1252", "ISO-8859-15", "macintosh", "ISO-8859-14"),
-    ("windows-1250", "ISO-8859-2", "ISO-8859-16"),
-    ("windows-1257", "ISO-8859-13", "ISO-8859-4", "ISO-8859-10"),
-    ("windows-1254", "windows-1258", "ISO-8859-3"),
-)
-
-
 def _group(members: tuple[str, ...]) -> tuple[bytes, tuple[str, ...], tuple[str, ...]]:
     """(each byte's best weight in any of *members* as a :func:`half_nats` table, their
     languages, *members*)."""
@@ -463,19 +450,6 @@ def _group(members: tuple[str, ...]) -> tuple[bytes, tuple[str, ...], tuple[str,
         else best_byte_table(members[0]),
         tuple(sorted({language for name in members for language in SINGLE_BYTE[name]})),
         members,
-    )
-
-
-@cache
-def sub_groups(
-    members: tuple[str, ...],
-) -> tuple[tuple[bytes, tuple[str, ...], tuple[str, ...]], ...]:
-    """The smaller groups of a script group's *members* (as :func:`script_groups`
-    gives them; in :data:`SINGLE_BYTE`'s order), or ``()`` when it has none."""
-    if sorted(members) != sorted(name for subgroup in _LATIN_SUBGROUPS for name in subgroup):
-        return ()
-    return tuple(
-        _group(tuple(name for name in members if name in subgroup)) for subgroup in _LATIN_SUBGROUPS
     )
 
 

@@ -41,7 +41,6 @@ from ._models import (
     context_classes,
     max_single_byte_prior,
     script_groups,
-    sub_groups,
     weigh,
     weigh_all,
 )
@@ -167,8 +166,10 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
         first = pairs.find(b"h")
         probe = data[first : first + _PROBE]
         allowed = 2 + len(probe) // 64
-        # (only when the probe is longer)
-        short = probe[:_SHORT_PROBE] if len(probe) > _SHORT_PROBE else b""
+        # (only when the probe is longer, and its first half holds enough bytes 0x80-0xFF
+        # for that many errors: each error starts at one)
+        enough = pairs.count(b"h", first, first + _SHORT_PROBE) >= allowed + 2
+        short = probe[:_SHORT_PROBE] if len(probe) > _SHORT_PROBE and enough else b""
         survivors: list[tuple[int, str, str, str]] = []
         for rank, (name, (codec, languages)) in enumerate(MULTI_BYTE.items(), len(SINGLE_BYTE)):
             # a cheap look at the first non-ASCII bytes rules most candidates out; its
@@ -230,19 +231,9 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
     # Candidates of one script share a bound first (each byte's best weight in
     # any of them): a script the bytes do not fit is ruled out in one sum.
     pending = group_bounds(script_groups())
-    # The smaller groups of the groups expanded (sub_groups): one is expanded whenever
-    # its bound reaches the best member's, so *bounds* holds every member of an
-    # expanded group whose bound reaches its first one's, as if they were all there.
-    smaller: list[tuple[float, int, tuple[str, ...]]] = []
     bounds: list[tuple[float, int, str]] = []  # expanded members, best bound first
     top = max((r.score for r in ranked), default=-math.inf)
     while True:
-        while smaller:
-            best_smaller = max(smaller)
-            if bounds and best_smaller[0] < -bounds[0][0]:
-                break
-            smaller.remove(best_smaller)
-            bounds = sorted([*bounds, *expand(best_smaller[2])])
         best_group = max(pending, default=None)
         if best_group is None and not bounds:
             break
@@ -251,11 +242,7 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
         if group_bound > next_bound and best_group is not None:
             # (also below the best so far: its best member stands in for the runner-up)
             pending.remove(best_group)
-            parts = sub_groups(best_group[2])
-            if parts:
-                smaller += group_bounds(parts)
-            else:
-                bounds = sorted([*bounds, *expand(best_group[2])])
+            bounds = sorted([*bounds, *expand(best_group[2])])
             continue
         negative, rank, name = bounds.pop(0)
         upper = -negative
@@ -343,6 +330,10 @@ def _bound_all(high: bytes, ascii_bound: float, bonuses: dict[str, float]) -> fl
 _FIRST_CHARS: Final = 64
 
 
+#: Up to this many characters in all, the multi-byte texts are all scored in full.
+_FEW_CHARS: Final = 2048
+
+
 class _Partial:
     """A multi-byte candidate's text scored over its first characters."""
 
@@ -385,6 +376,17 @@ def _rank_multi_byte(
     stand-in would come second, are ever seen (``evidence``: the winner, the runner-up,
     the lead over the first other text); the others are left at a bound below both.
     """
+    if sum(len(text) for _, _, _, text in survivors) <= _FEW_CHARS:
+        # (few characters: each scored in full at once costs less than steps)
+        return [
+            _Ranked(
+                ((char_scorer(language).score(text) + ascii_score(language)) + in_word)
+                + _prior(name, bonuses),
+                rank,
+                name,
+            )
+            for rank, name, language, text in survivors
+        ]
     pending = []
     for rank, name, language, text in survivors:
         item = _Partial(rank, name, text, char_scorer(language), ascii_score(language))
@@ -394,6 +396,12 @@ def _rank_multi_byte(
     # in full first (which only saves the others' steps: any order gives these scores).
     likely = max(pending, key=_mean_weight)
     _score_further(likely, len(likely.text), in_word, bonuses)
+    if bound_all >= likely.bound and len(pending) <= 3:
+        # (no stand-in will cut below it: the runner-up is scored in full, and so
+        # would be all but one of the others; steps would not pay)
+        for item in pending:
+            _score_further(item, len(item.text) - item.done, in_word, bonuses)
+        return [_Ranked(item.bound, item.rank, item.name) for item in pending]
     scored: list[_Ranked] = []
     threshold = -math.inf
     while pending:
@@ -401,9 +409,14 @@ def _rank_multi_byte(
         if best.bound < threshold:
             break
         if best.done < len(best.text):
-            # (a guess of where it must get to: the likely winner's score, until known)
-            target = threshold if threshold > -math.inf else likely.bound
-            _score_further(best, _next_step(best, target), in_word, bonuses)
+            # (where its bound must get to: below the stand-in's when that will come
+            # second, or below the runner-up's, unknown until it is scored in full)
+            target = threshold if threshold > -math.inf else bound_all
+            if target >= likely.bound:
+                size = len(best.text) - best.done
+            else:
+                size = _next_step(best, target)
+            _score_further(best, size, in_word, bonuses)
             continue
         pending.remove(best)
         scored.append(_Ranked(best.bound, best.rank, best.name))
@@ -421,14 +434,13 @@ def _next_step(item: _Partial, threshold: float) -> int:
     any steps give the same scores), else twice as many as last time."""
     scored = max(item.non_ascii - item.left, 1)  # non-ASCII characters scored
     mean = item.total / scored
-    if threshold > -math.inf and mean < item.scorer.best:
+    if mean < item.scorer.best:
         needed = (item.bound - threshold) / (item.scorer.best - mean)
         # (in characters: as dense in non-ASCII ones as those scored, and a few more)
-        size = int(needed * item.done / scored) + 16
-    else:
-        size = item.step
-        item.step *= 2
-    return max(size, 16)
+        return int(needed * item.done / scored) + 16
+    size = item.step
+    item.step *= 2
+    return size
 
 
 def _score_further(item: _Partial, size: int, in_word: float, bonuses: dict[str, float]) -> None:
@@ -607,8 +619,6 @@ def _priors(bonuses: dict[str, float]) -> dict[str | tuple[str, ...], float]:
         found = {name: _prior(name, bonuses) for name in SINGLE_BYTE}
         for _, _, members in script_groups():
             found[members] = max(found[name] for name in members)
-            for _, _, part in sub_groups(members):
-                found[part] = max(found[name] for name in part)
         if len(_PRIORS_CACHE) < 256:
             _PRIORS_CACHE[key] = found
     return found

@@ -388,22 +388,24 @@ def looks_binary(data: bytes) -> bool:
     such bytes (29 of 256 values) or far more (NUL padding). Text in any
     ASCII-compatible WHATWG encoding has none; UTF-16 is recognised before.
     """
-    # (text has none: a ``memchr`` per control value finds that faster than a count)
-    if not any(map(data.__contains__, _CONTROL_BYTES)):
+    # (text has none: a ``memchr`` per control value finds that faster than a count,
+    # but in short data)
+    if len(data) > _SHORT and not any(map(data.__contains__, _CONTROLS)):
         return False
     controls = len(data) - len(data.translate(None, _CONTROLS))
     return controls >= 3 and controls * 100 >= len(data)
 
 
-_CONTROL_BYTES: Final = tuple(bytes((control,)) for control in _CONTROLS)
+#: Data up to this long is counted at once by :func:`looks_binary`.
+_SHORT: Final = 2048
 
 
 def may_look_binary(body: bytes, ranges: tuple[tuple[int, int], ...]) -> bool:
     """Whether the sample of *body* at *ranges* (:func:`sample_ranges`) holds a control
     that :func:`looks_binary` counts: if not, it does not look binary."""
     # (where each control byte first lies in the piece, -1 if it does not: in C)
-    count = len(_CONTROL_BYTES)
+    count = len(_CONTROLS)
     return any(
-        max(map(body.find, _CONTROL_BYTES, repeat(start, count), repeat(end, count))) >= 0
+        max(map(body.find, _CONTROLS, repeat(start, count), repeat(end, count))) >= 0
         for start, end in ranges
     )
