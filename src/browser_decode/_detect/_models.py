@@ -438,18 +438,15 @@ def script_groups() -> tuple[tuple[bytes, tuple[str, ...], tuple[str, ...]], ...
     groups: dict[str, list[str]] = {}
     for name, languages in SINGLE_BYTE.items():
         groups.setdefault(_SCRIPTS.get(languages[0], "Latin"), []).append(name)
-    return tuple(_group(tuple(members)) for members in groups.values())
-
-
-def _group(members: tuple[str, ...]) -> tuple[bytes, tuple[str, ...], tuple[str, ...]]:
-    """(each byte's best weight in any of *members* as a :func:`half_nats` table, their
-    languages, *members*)."""
-    return (
-        half_nats(tuple(map(max, *(best_byte_weights(name) for name in members))))
-        if len(members) > 1
-        else best_byte_table(members[0]),
-        tuple(sorted({language for name in members for language in SINGLE_BYTE[name]})),
-        members,
+    return tuple(
+        (
+            half_nats(tuple(map(max, *(best_byte_weights(name) for name in members))))
+            if len(members) > 1
+            else best_byte_table(members[0]),
+            tuple(sorted({language for name in members for language in SINGLE_BYTE[name]})),
+            tuple(members),
+        )
+        for members in groups.values()
     )
 
 

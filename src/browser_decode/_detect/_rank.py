@@ -185,11 +185,12 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
                 compact = _compact(data[first:])
             text = _decode_with_few_errors(compact, codec, limit)
             if text is not None:
-                survivors.append((rank, name, languages[0], text))
+                (language,) = languages  # (each multi-byte candidate has one language)
+                survivors.append((rank, name, language, text))
         if survivors:
             # (none without an ASCII letter right before a lead byte: no regex then)
             maybe = b"LH" in around.translate(_LETTER_LEAD)
-            in_word = (len(_IN_WORD.findall(around)) if maybe else 0) * scale * MULTI_BYTE_IN_WORD
+            in_word = (len(_IN_WORD.findall(around)) if maybe else 0) * (scale * MULTI_BYTE_IN_WORD)
             bound_all = _bound_all(high, ascii_score(LATIN_LANGUAGES), bonuses)
             ranked = _rank_multi_byte(survivors, ascii_score, in_word, bonuses, bound_all)
     # Single-byte candidates, by an upper bound of their score (each byte's best
