@@ -175,8 +175,10 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
             # a cheap look at the first non-ASCII bytes rules most candidates out; its
             # first half first: a prefix has at most one error more than the whole (for
             # the character it may cut), so that many already rule it out
-            if short and short.decode(codec, "replace").count("\ufffd") - 1 > allowed:
-                continue
+            if short:
+                if short.decode(codec, "replace").count("\ufffd") - 1 > allowed:
+                    continue
+                short = b""  # (text that one reads is likely multi-byte: no more halves)
             if probe.decode(codec, "replace").count("\ufffd") > allowed:
                 continue
             # (the ASCII bytes before the first other one decode alike, without errors,
