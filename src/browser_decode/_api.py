@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Final
 
 from ._bom_sniff import bom_sniff
@@ -15,7 +16,15 @@ from ._extract_mime_type import MimeType, extract_mime_type, legacy_extract_an_e
 from ._head_scan import head_scan
 from ._hint import Body, EncodingHint, Request, Stage
 from ._infra import isomorphic_decode
-from ._prescan import PRESCAN_LIMIT, Declaration, prescan, prescan_stage
+from ._prescan import (
+    PRESCAN_LIMIT,
+    Declaration,
+    charset_meta,
+    charset_meta_declaration,
+    prescan_rest,
+    prescan_stage,
+    prescan_unspelled,
+)
 from ._result import DecodeResult, Provenance
 from ._split import PIECES_ABOVE, decode_in_pieces
 
@@ -183,16 +192,30 @@ def decode_html(
                 text, errors = utf_counting(codec, memoryview(body)[skip:])
                 if errors:
                     provenance = dataclasses.replace(provenance, replacements=errors)
-                return DecodeResult(text, provenance)
+                return _new_result(DecodeResult, (text, provenance))
             if header is not None:
                 # "legacy extract an encoding": the Content-Type charset.
                 return _result(body, *header)
             if stages == _PRESCAN:
-                found = prescan(body[:PRESCAN_LIMIT])
+                # The commonest declaration, ``<meta charset=label>`` reached by the prescan's
+                # first tokens, in one match over the body (see charset_meta), where the
+                # usual spelling of "charset" is there (memchr-fast when it is not).
+                clear = False
+                if body.find(b"charset", 0, PRESCAN_LIMIT) >= 0:
+                    simple = charset_meta(body, PRESCAN_LIMIT)
+                    if simple is not None:
+                        meta = _BY_CHARSET_META.get(simple) or _charset_meta_decision(simple)
+                        if meta is not None:
+                            return _result(body, *meta)
+                    found = prescan_rest(body[:PRESCAN_LIMIT])
+                else:
+                    # (and whether "charset" is missing in every case: the head scan's
+                    # shortcut, see head_scan)
+                    found, clear = prescan_unspelled(body[:PRESCAN_LIMIT])
                 if found is not None:
                     return _result(body, *_meta_decision(found))
                 # STAGES[3:]: the head scan, valid UTF-8, then detection and the default.
-                hint = head_scan(body) or valid_utf8(body)
+                hint = head_scan(body, clear) or valid_utf8(body)
                 if hint is None:
                     request = Request(mime, url, default_encoding, resolve_detector(None))
                     hint = run_stages(_DETECTION, body, request)
@@ -202,6 +225,11 @@ def decode_html(
 
 _BOMS: Final = (b"\xef\xbb\xbf", b"\xfe\xff", b"\xff\xfe")
 _DETECTION: Final = STAGES[5:]
+#: ``DecodeResult(text, provenance)`` without the Python frame of the named tuple's
+#: ``__new__`` (it is ``tuple.__new__`` of the two fields).
+_new_result: Final[Callable[[type[DecodeResult], tuple[str, Provenance]], DecodeResult]] = (
+    tuple.__new__
+)
 #: A declared encoding's decoder, and the provenance of its text when it has no errors
 #: (a frozen value: one object serves every such result).
 _Decision = tuple[CountingDecoder, Provenance]
@@ -221,6 +249,8 @@ _OTHER, _TEXT, _PRESCAN = 0, 1, 2
 #: Content-Type value -> (its MIME type, which stages, the header's decision or None).
 _BY_CONTENT_TYPE: Final[dict[str | None, tuple[MimeType | None, int, _Decision | None]]] = {}
 _BY_DECLARATION: Final[dict[Declaration, _Decision]] = {}
+#: (label as written, offset) of a ``<meta charset>`` (see charset_meta) -> its decision.
+_BY_CHARSET_META: Final[dict[tuple[bytes, int], _Decision]] = {}
 #: Entries kept (crawls repeat a few header values and declarations endlessly); the
 #: caches start over when full. Header values longer than this are not kept.
 _CACHE_SIZE: Final = 512
@@ -253,6 +283,17 @@ def _meta_decision(found: Declaration) -> _Decision:
     return decision
 
 
+def _charset_meta_decision(simple: tuple[bytes, int]) -> _Decision | None:
+    found = charset_meta_declaration(*simple)
+    if found is None:
+        return None
+    decision = _meta_decision(found)
+    if len(_BY_CHARSET_META) >= _CACHE_SIZE:
+        _BY_CHARSET_META.clear()
+    _BY_CHARSET_META[simple] = decision
+    return decision
+
+
 def _result(body: bytes, decoder: CountingDecoder, provenance: Provenance) -> DecodeResult:
     if len(body) > PIECES_ABOVE:
         text, errors = decode_in_pieces(provenance.encoding, body, COUNTING[provenance.encoding])
@@ -260,7 +301,7 @@ def _result(body: bytes, decoder: CountingDecoder, provenance: Provenance) -> De
         text, errors = decoder(body)
     if errors:
         provenance = dataclasses.replace(provenance, replacements=errors)
-    return DecodeResult(text, provenance)
+    return _new_result(DecodeResult, (text, provenance))
 
 
 def _decode(
@@ -314,7 +355,7 @@ def result_from_hint(data: bytes, hint: EncodingHint) -> DecodeResult:
         if len(_BY_HINT) >= _CACHE_SIZE:
             _BY_HINT.clear()
         _BY_HINT[key] = provenance
-    return DecodeResult(text, provenance)
+    return _new_result(DecodeResult, (text, provenance))
 
 
 _BY_HINT: Final[dict[tuple[object, ...], Provenance]] = {}

@@ -120,6 +120,31 @@ def _token_expressions() -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
     return re.compile(_IN_HEAD_PATTERN), re.compile(_ANY_PATTERN)
 
 
+#: The tokens of the head, then one that ends it, where no ``<meta>`` can declare (the
+#: bytes they span hold no "charset"): every ``<meta>`` is a head element like another
+#: (:func:`_meta` finds nothing in it, and it ends where its attributes do), the head
+#: ends at non-whitespace text, at ``</head>`` or at a ``<body>`` start tag (as in
+#: :func:`next_meta`'s loop: neither is a head element). In an atomic group, so that the
+#: match cannot take other tokens than the loop's; where ``re`` has none, not used.
+_HEAD_THEN_END_PATTERN: Final = (
+    ATOMIC
+    + _IN_HEAD_PATTERN.replace(
+        rb"|<" + NO_CHARSET_META_TOKEN + rb"|",
+        rb"|<(?i:meta)" + _NAME_END + ATTRIBUTES_TOKEN + rb"|",
+    )
+    + rb")(?:</(?i:head)>|<(?i:body)"
+    + _NAME_END
+    + ATTRIBUTES_TOKEN
+    + rb"|(?=[^<\t\n\x0c\r ]))"
+)
+
+
+@functools.cache
+def _head_then_end() -> re.Pattern[bytes] | None:
+    """:data:`_HEAD_THEN_END_PATTERN`, compiled on first use (3.11+)."""
+    return re.compile(_HEAD_THEN_END_PATTERN) if ATOMIC == b"(?>" else None
+
+
 #: Past this many bytes, the scan first checks that "charset" is still ahead at all.
 _CHECK_AT: Final = 4096
 #: The head scan reads this much first (most heads end before), all of its bytes only
@@ -206,10 +231,22 @@ def next_meta(
     raise _OutOfBytes
 
 
-def head_scan(body: bytes) -> EncodingHint | None:
-    """Find a ``<meta>`` charset in the head beyond the 1024-byte prescan."""
+def head_scan(body: bytes, clear: bool = False) -> EncodingHint | None:
+    """Find a ``<meta>`` charset in the head beyond the 1024-byte prescan.
+
+    *clear*: the caller knows that the first :data:`PRESCAN_LIMIT` bytes hold no
+    "charset" in any case (``_prescan.may_declare`` is false for them).
+    """
     if len(body) <= PRESCAN_LIMIT:
         return None  # the prescan has seen all of it
+    if clear and (head_then_end := _head_then_end()) is not None:
+        # The commonest undeclared page: its head ends before byte 1024, and no <meta>
+        # comes after it there. No <meta> of the head can declare (no "charset" in the
+        # first 1024 bytes); once the head has ended, the loop looks for "<meta" up to
+        # byte 1024 + 4 and ends at the first "<" from byte 1024 on (see next_meta).
+        ended = head_then_end.match(body, 0, PRESCAN_LIMIT)
+        if ended is not None and body[ended.end() : PRESCAN_LIMIT + 4].lower().find(b"<meta") < 0:
+            return None
     # The first part, then (if the walk runs out of bytes in it) the same step again
     # over every byte the scan may read: the walk only reads forward, so both agree on
     # whatever the first part settles.

@@ -360,17 +360,34 @@ _ATTRIBUTE_TOKEN: Final = (
 #: not in the bytes (~30 ns a byte: up to 2-4 ms over the head scan's 64 KiB).
 ATOMIC: Final = rb"(?>" if sys.version_info >= (3, 11) else rb"(?:"
 #: "Repeatedly get an attribute until no further attributes can be found", and the ">".
+#: Where no quote comes before the first ">", that one at once: no step of "get an
+#: attribute" reads past a ">" but a quoted value's (names, the spaces around "=" and
+#: unquoted values end at ">"; a value that starts with ">" is empty), so the last
+#: attribute ends there and the next finds none. (The two alternatives end alike where
+#: both match.)
 ATTRIBUTES_TOKEN: Final = (
-    ATOMIC + rb"(?:[\t\n\x0c\r /]*" + _ATTRIBUTE_TOKEN + rb")*)[\t\n\x0c\r /]*>"
+    rb"(?:"
+    + ATOMIC
+    + rb"[^>\"']*)>|"
+    + ATOMIC
+    + rb"(?:[\t\n\x0c\r /]*"
+    + _ATTRIBUTE_TOKEN
+    + rb")*)[\t\n\x0c\r /]*>)"
 )
 #: The same where no quoted value holds ">": then the tag ends at its first ">".
 _ATTRIBUTES_NO_GT: Final = ATTRIBUTES_TOKEN.replace(rb"[^\"]*", rb"[^\">]*").replace(
     rb"[^']*", rb"[^'>]*"
 )
 #: A ``<meta`` (after "<") that cannot declare an encoding (see :func:`may_declare`): no
-#: "charset" in any case up to its end.
+#: "charset" in any case up to its end.  (The lookahead reads the bytes up to the first
+#: ">" in runs without "c" or "C", and checks what follows each "c" or "C": not
+#: "charset" at every byte as ``(?![^>]*(?i:charset))`` would; without a ">", the
+#: attributes after it fail as well.)
 NO_CHARSET_META_TOKEN: Final = (
-    rb"(?i:meta)(?=[\t\n\x0c\r /])(?![^>]*(?i:charset))" + _ATTRIBUTES_NO_GT
+    rb"(?i:meta)(?=[\t\n\x0c\r /])(?="
+    + ATOMIC
+    + rb"[^>Cc]*(?:[Cc](?!(?i:harset))[^>Cc]*)*)>)"
+    + _ATTRIBUTES_NO_GT
 )
 #: A comment: "the first 0x3E byte which is preceded by two 0x2D bytes ... (The two 0x2D
 #: bytes can be the same as those in the '<!--' sequence.)"
@@ -382,19 +399,21 @@ _BOGUS_TOKEN: Final = rb"<(?:!(?!--)|\?|/(?=[^A-Za-z]))[^>]*>"
 #: Do nothing"), "<" followed by another byte, comments, "<!"/"</"/"<?" ones and tags
 #: ("the next 0x09, 0x0A, 0x0C, 0x0D, 0x20, or 0x3E byte", then the attributes).
 _PRESCAN_TOKENS: Final = re.compile(
-    rb"(?:[^<]+"
-    rb"|<(?=[^A-Za-z!/?])"
-    + rb"|"
-    + _COMMENT_TOKEN
-    + rb"|"
-    + _BOGUS_TOKEN
-    + rb"|<"
-    + NO_CHARSET_META_TOKEN
+    rb"(?:[^<]+|<(?:"
     # (the name ends where the loop's search ends it: not shorter, or an attribute
     # could start inside it)
-    + rb"|<(?![Mm][Ee][Tt][Aa][\t\n\x0c\r /])/?[A-Za-z][^\t\n\x0c\r >]*(?=[\t\n\x0c\r >])"
+    rb"(?![Mm][Ee][Tt][Aa][\t\n\x0c\r /])/?[A-Za-z][^\t\n\x0c\r >]*(?=[\t\n\x0c\r >])"
     + ATTRIBUTES_TOKEN
-    + rb")*"
+    + rb"|"
+    + _BOGUS_TOKEN[1:]
+    + rb"|"
+    + NO_CHARSET_META_TOKEN
+    + rb"|"
+    + _COMMENT_TOKEN[1:]
+    + rb"|(?=[^A-Za-z!/?])"
+    # (the alternatives after "<" are told apart by the bytes that follow it, so their
+    # order, the commonest first, changes nothing but the time)
+    + rb"))*"
 )
 
 
@@ -569,36 +588,94 @@ _SIMPLE_LABELS: Final[dict[bytes, tuple[Encoding, str]]] = {}
 _LABELS_KEPT: Final = 256
 
 
+#: The same path in one match, where ``re`` has atomic groups: the tokens (the run that
+#: _PRESCAN_TOKENS matches: in an atomic group, the match cannot give any of it back),
+#: an empty group where they end, then _CHARSET_META; not at a UTF-16 XML declaration.
+_TO_CHARSET_META: Final = (
+    re.compile(
+        rb"(?!<\x00\?\x00x\x00|\x00<\x00\?\x00x)"
+        + ATOMIC
+        + _PRESCAN_TOKENS.pattern
+        + rb")()"
+        + _CHARSET_META.pattern
+    )
+    if sys.version_info >= (3, 11)
+    else None
+)
+
+
+def charset_meta(data: bytes, end: int) -> tuple[bytes, int] | None:
+    """Where the prescan of ``data[:end]`` reaches a ``<meta charset=label>`` by the
+    commonest path (no UTF-16 XML declaration, then tokens that cannot declare): the
+    label as written and the offset of the tag, else ``None`` (the prescan decides).
+
+    When the label is an encoding's (:func:`charset_meta_declaration`), that is the
+    prescan's answer; one C call, and no copy of the first bytes."""
+    if _TO_CHARSET_META is not None:
+        found = _TO_CHARSET_META.match(data, 0, end)
+        if found is None:
+            return None
+        return found[found.lastindex or 0], found.start(1)
+    if data.startswith(_UTF16_XML):  # pragma: no cover - Python 3.10
+        return None
+    stop = _PRESCAN_TOKENS.match(data, 0, end).end()  # type: ignore[union-attr]  # pragma: no cover
+    simple = _CHARSET_META.match(data, stop, end)  # pragma: no cover
+    return None if simple is None else (simple[simple.lastindex or 0], stop)  # pragma: no cover
+
+
+def charset_meta_declaration(written: bytes, offset: int) -> Declaration | None:
+    """The prescan's answer for a :func:`charset_meta` found: "the result of getting an
+    encoding from the attribute's value" (steps 14-15 applied), or ``None`` when the
+    label is no encoding's (then the prescan goes on after the tag)."""
+    known = _SIMPLE_LABELS.get(written)
+    if known is None:
+        label = isomorphic_decode(written)
+        charset = get_encoding(label)
+        if charset is None:
+            return None
+        known = (_html_override(charset), label)
+        if len(_SIMPLE_LABELS) >= _LABELS_KEPT:
+            _SIMPLE_LABELS.clear()
+        _SIMPLE_LABELS[written] = known
+    return Declaration(known[0], known[1], offset)
+
+
 def prescan(data: bytes) -> Declaration | None:
     """Run the prescan over *data* (the caller applies the 1024-byte end condition)."""
     if not data.startswith(_UTF16_XML):
         if not may_declare(data):
             # What _scan ends with then (see may_declare): running out of bytes.
             return get_an_xml_encoding(data)
-        # The commonest page first, in two C calls: tokens up to a ``<meta
+        # The commonest page first, in one C call: tokens up to a ``<meta
         # charset=label>`` that declares. This is the path _scan takes (its first steps
         # are these two expressions; a label that is no encoding is left to it).
-        stop = _PRESCAN_TOKENS.match(data).end()  # type: ignore[union-attr]
-        simple = _CHARSET_META.match(data, stop)
+        simple = charset_meta(data, len(data))
         if simple is not None:
-            written = simple[simple.lastindex or 0]
-            known = _SIMPLE_LABELS.get(written)
-            if known is None:
-                label = isomorphic_decode(written)
-                charset = get_encoding(label)
-                if charset is not None:
-                    known = (_html_override(charset), label)
-                    if len(_SIMPLE_LABELS) >= _LABELS_KEPT:
-                        _SIMPLE_LABELS.clear()
-                    _SIMPLE_LABELS[written] = known
-            if known is not None:
-                return Declaration(known[0], known[1], stop)
+            found = charset_meta_declaration(*simple)
+            if found is not None:
+                return found
+    return prescan_rest(data)
+
+
+def prescan_rest(data: bytes) -> Declaration | None:
+    """:func:`prescan` of *data* where :func:`charset_meta` (over the same bytes) gave no
+    declaration: the loop, without trying that path again."""
     try:
         return _scan(data)
     except _OutOfBytes:
         # "abort the prescan a byte stream to determine its encoding algorithm
         # and return the result get an XML encoding applied to the same bytes"
         return get_an_xml_encoding(data)
+
+
+def prescan_unspelled(data: bytes) -> tuple[Declaration | None, bool]:
+    """:func:`prescan` of *data* where the caller found no ``b"charset"``; and whether
+    *data* holds "charset" in no case at all (then no ``<meta>`` in it declares: see
+    :func:`may_declare`)."""
+    if data.startswith(_UTF16_XML) or data.lower().find(b"charset") >= 0:
+        return prescan(data), False
+    # What prescan does then (may_declare is false): only an XML declaration can answer.
+    return get_an_xml_encoding(data), True
 
 
 def prescan_stage(body: bytes) -> EncodingHint | None:

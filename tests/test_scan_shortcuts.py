@@ -1,0 +1,241 @@
+"""The scans' shortcuts for declared pages and undeclared UTF-8 pages (issue 14), each
+against the plain loops of tests/_reference_scans.py (hypothesis) or the plain expression:
+
+* ``charset_meta``: the one-match path to a ``<meta charset=label>`` that decode_html tries
+  first; ``prescan_rest``, the loop after it; decode_html on that path against the stages;
+* ``ATTRIBUTES_TOKEN``'s step for tags without quotes, and the no-charset ``<meta>``
+  lookahead by runs without "c";
+* ``prescan_unspelled`` and the head scan's one-match shortcut where the first 1024 bytes
+  hold no "charset", with a declaring ``<meta>`` before, across and after byte 1024.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from browser_decode import _head_scan, _prescan
+
+from . import _reference_scans
+from .test_fast_paths import (
+    _SPACES,
+    _attribute,
+    _boundary,
+    _declaring,
+    _grammar_soup,
+    _head_padding,
+    _head_soup,
+    _head_token,
+    _padding,
+    _soup,
+    _tag,
+)
+
+# -- declared pages (issue 14): the <meta charset> shortcut and the tokens' shortcuts ---------
+
+_SIMPLE_METAS = st.sampled_from(
+    [
+        b'<meta charset="utf-8">',
+        b"<META CHARSET=windows-1251>",
+        b"<meta charset='gbk' />",
+        b"<meta  charset = Shift_JIS >",
+        b"<meta/charset=koi8-r>",
+        b"<meta charset=bogus>",
+        b'<meta charset="">',
+        b'<meta charset="utf-16le">',
+        b"<meta charset=x-user-defined>",
+        b"<meta charset=utf-8",
+        b'<meta charset="utf-8" name=x>',
+    ]
+)
+_STARTS = st.sampled_from(
+    [b"", b"<!DOCTYPE html><html lang=en><head>", b'<html lang="en">\n<head>\n', b"<\x00?\x00x\x00"]
+)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(
+    start=_STARTS,
+    head=st.one_of(_soup, _grammar_soup),
+    padding=_padding,
+    meta=_SIMPLE_METAS,
+    tail=_soup,
+    end=st.sampled_from([1024, 1024, 40, 3000]),
+)
+def test_charset_meta_is_the_prescans_answer(
+    start: bytes, head: bytes, padding: bytes, meta: bytes, tail: bytes, end: int
+) -> None:
+    """The one-match path to a ``<meta charset=label>`` (what decode_html tries first on
+    the body itself) gives the plain loop's answer whenever it gives one."""
+    for body in (start + head + padding + meta + tail, start + meta + head):
+        reference = _reference_scans.prescan(body[:end])
+        simple = _prescan.charset_meta(body, end)
+        if simple is not None and (found := _prescan.charset_meta_declaration(*simple)):
+            assert found == reference
+        else:
+            assert _prescan.prescan_rest(body[:end]) == reference
+        assert _prescan.prescan(body[:end]) == reference
+
+
+def test_charset_meta_finds_the_common_declarations() -> None:
+    body = b'<!DOCTYPE html>\n<html lang="en"><head>\n<meta charset="UTF-8">' + b"x" * 2000
+    simple = _prescan.charset_meta(body, 1024)
+    assert simple == (b"UTF-8", body.index(b"<meta"))
+    assert _prescan.charset_meta_declaration(*simple) == _reference_scans.prescan(body[:1024])
+    # beyond the first 1024 bytes it is not the prescan's
+    late = b"<p>" + b" " * 1100 + b"<meta charset=gbk>"
+    assert _prescan.charset_meta(late, 1024) is None
+    assert _prescan.charset_meta(b"<\x00?\x00x\x00<meta charset=gbk>", 1024) is None
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    start=_STARTS,
+    head=st.one_of(_soup, _grammar_soup),
+    padding=_padding,
+    meta=_SIMPLE_METAS,
+    tail=st.sampled_from([b"", "приветмир".encode("cp1251") * 40, b"\xe6\x97\xa5" * 400]),
+    content_type=st.sampled_from([None, "text/html", "text/html; charset=utf-8", "text/plain"]),
+)
+def test_decode_html_charset_meta_path_agrees_with_the_stages(
+    start: bytes, head: bytes, padding: bytes, meta: bytes, tail: bytes, content_type: str | None
+) -> None:
+    from browser_decode import decode_html
+    from browser_decode._api import decide, result_from_hint
+
+    body = start + head + padding + meta + tail
+    expected = result_from_hint(body, decide(body, content_type))
+    for _ in range(2):  # the first call fills the caches, the second uses them
+        result = decode_html(body, content_type)
+        assert result == expected
+        assert result.provenance.to_dict() == expected.provenance.to_dict()
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.one_of(_attribute(), _SPACES, st.sampled_from([b"/", b" ", b"\t"])), max_size=6))
+def test_attributes_token_ends_where_the_loop_does(parts: list[bytes]) -> None:
+    """ATTRIBUTES_TOKEN (its shortcut for tags without quotes included) ends after the ">"
+    where "get an attribute", repeated, stops; or does not match."""
+    data = b" ".join(parts) + b">" + b"'\">x>"
+    match = re.compile(_prescan.ATTRIBUTES_TOKEN).match(data)
+    try:
+        loop_end = _prescan.skip_attributes(data, 0) + 1
+    except _prescan._OutOfBytes:
+        loop_end = None
+    if match is not None:
+        assert match.end() == loop_end
+    if b'"' not in data[: data.index(b">")] and b"'" not in data[: data.index(b">")]:
+        assert match is not None  # the shortcut's case
+
+
+@settings(max_examples=2000, deadline=None)
+@given(_tag(), st.sampled_from([b"", b">", b"charset>", b" x=charset>"]))
+def test_no_charset_meta_token_is_the_plain_lookahead(tag: bytes, rest: bytes) -> None:
+    """NO_CHARSET_META_TOKEN's lookahead (runs without "c", a check at each "c") matches as
+    ``(?![^>]*(?i:charset))`` does."""
+    plain = re.compile(
+        rb"(?i:meta)(?=[\t\n\x0c\r /])(?![^>]*(?i:charset))" + _prescan._ATTRIBUTES_NO_GT
+    )
+    data = tag[1:] + rest
+    new = re.compile(_prescan.NO_CHARSET_META_TOKEN).match(data)
+    old = plain.match(data)
+    assert (new and new.end()) == (old and old.end())
+
+
+# -- undeclared pages (issue 14): the head scan's shortcut where no "charset" comes early --
+
+
+@settings(max_examples=2500, deadline=None)
+@given(
+    head=_head_soup,
+    boundary=_boundary,
+    middle=_head_soup,
+    padding=_head_padding,
+    declaring=_declaring,
+    tail=_head_soup,
+    shift=st.integers(0, 1100),
+)
+def test_head_scan_shortcut_agrees_with_the_loop(
+    head: bytes,
+    boundary: bytes,
+    middle: bytes,
+    padding: bytes,
+    declaring: bytes,
+    tail: bytes,
+    shift: int,
+) -> None:
+    """``head_scan(body, clear=True)`` (its one-match shortcut for a head that ends
+    early) gives what the plain loop gives, wherever the first 1024 bytes hold no
+    "charset"; ``prescan_unspelled`` gives the prescan's answer and says so."""
+    for body in (
+        head + boundary + middle + b" " * shift + declaring + tail,
+        head + boundary + b"<p>" * (shift // 3) + padding + declaring + tail,
+        head + b" " * shift + boundary + middle + declaring,
+    ):
+        first = body[:1024]
+        if b"charset" in first:
+            continue
+        found, clear = _prescan.prescan_unspelled(first)
+        assert found == _reference_scans.prescan(first)
+        assert clear == (not _prescan.may_declare(first) and not first.startswith(b"<\x00?"))
+        if clear:
+            assert _head_scan.head_scan(body, True) == _reference_scans.head_scan(body)
+
+
+_clear_head_soup = st.lists(
+    _head_token.filter(lambda token: b"charset" not in token.lower()), max_size=12
+).map(b"".join)
+
+
+@settings(max_examples=2500, deadline=None)
+@given(
+    head=_clear_head_soup,
+    boundary=_boundary,
+    filler=st.sampled_from(
+        [b" ", b"x", b"<p>", b"<!---->", b"<link>", b"<title>t</title>", b"<title> "]
+    ),
+    declaring=st.sampled_from(
+        [
+            b"<meta charset=gbk>",
+            b"<meta name=x charset=gbk>",
+            b"<meta\ncharset='big5'>",
+            b"</title><meta charset=gbk>",
+        ]
+    ),
+    back=st.integers(-40, 40),
+    tail=_head_soup,
+)
+def test_head_scan_shortcut_at_the_1024_byte_mark(
+    head: bytes, boundary: bytes, filler: bytes, declaring: bytes, back: int, tail: bytes
+) -> None:
+    """A declaring ``<meta>`` placed around byte 1024 (before it, across it, after it)
+    behind a head without "charset": the shortcut agrees with the plain loop."""
+    start = head + boundary
+    count = max(0, (1024 - back - len(start)) // len(filler))
+    body = start + filler * count + declaring + tail + b"x" * 1100
+    first = body[:1024]
+    if b"charset" in first.lower():
+        return
+    assert _prescan.prescan_unspelled(first) == (_reference_scans.prescan(first), True)
+    assert _head_scan.head_scan(body, True) == _reference_scans.head_scan(body)
+
+
+def test_head_scan_shortcut_is_taken_on_the_common_page() -> None:
+    head = (
+        b'<!DOCTYPE html><html lang="en"><head><title>T</title>\n'
+        b'<meta name="viewport" content="width=device-width">\n'
+        b'<link rel=stylesheet href="/a.css"><script>var a = "<b>";</script>\n'
+        b"</head><body><p>"
+    )
+    expression = _head_scan._head_then_end()
+    assert expression is not None
+    ended = expression.match(head + b"x" * 3000, 0, 1024)
+    assert ended is not None and ended.end() == head.index(b"</head>") + 7
+    # a <meta> that starts before byte 1024 and declares after it is still found
+    body = head.ljust(1010) + b"<meta name=x charset=gbk>" + b"x" * 2000
+    assert b"charset" not in body[:1024].lower()
+    hint = _head_scan.head_scan(body, True)
+    assert hint is not None and hint.encoding.name == "GBK"
+    assert hint == _reference_scans.head_scan(body)
