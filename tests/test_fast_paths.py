@@ -903,3 +903,12 @@ def test_a_prefix_has_at_most_one_error_more(data: bytes, cut: int) -> None:
     for codec, _ in MULTI_BYTE.values():
         whole = data.decode(codec, "replace").count("\ufffd")
         assert data[:cut].decode(codec, "replace").count("\ufffd") - 1 <= whole, codec
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=2000))
+def test_distinct_is_the_size_of_the_set(data: bytes) -> None:
+    """_margin's count of distinct byte values is that of the set of them."""
+    from browser_decode._detect import _distinct
+
+    assert _distinct(data) == len(set(data))

@@ -297,9 +297,18 @@ def _margin(ranked: list[_Ranked], high: bytes) -> tuple[float, int]:
             differing = high.translate(None, _decoded_alike(best.name, other.name))
             if not differing:
                 continue
-            return best.score - other.score, len(set(differing))
-        return best.score - other.score, len(set(high))
-    return math.inf, len(set(high))
+            return best.score - other.score, _distinct(differing)
+        return best.score - other.score, _distinct(high)
+    return math.inf, _distinct(high)
+
+
+_EVERY_BYTE: Final = bytes(range(256))
+
+
+def _distinct(data: bytes) -> int:
+    """``len(set(data))``: the byte values that deleting those of *data* from every
+    byte value removes (one translate in C, no set of ints)."""
+    return 256 - len(_EVERY_BYTE.translate(None, data))
 
 
 def _binary(body: bytes, url: str | None, default_encoding: str | None) -> EncodingHint:
