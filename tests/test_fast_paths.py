@@ -554,7 +554,10 @@ def _context_by_counts(name: str, window: bytes, scale: float, baseline: int, al
     st.lists(
         st.one_of(
             st.binary(max_size=4),
-            st.sampled_from([b" ", b"a", b"Ab", b"\xe0", b"\xc0", b"\xe0\xc0", b"\xb7", b"\xd8"]),
+            # (b"a\xd7b\xd7c": symbols two apart, "lslsl" in windows-1252, counted once)
+            st.sampled_from(
+                [b" ", b"a", b"Ab", b"\xe0", b"\xc0", b"\xe0\xc0", b"\xb7", b"\xd8", b"a\xd7b\xd7c"]
+            ),
         ),
         max_size=80,
     ).map(b"".join),
@@ -567,11 +570,11 @@ def test_context_by_bits_is_context_by_counts(
 ) -> None:
     """_rank._context counts pairs and triples of classes as bits: the same penalties."""
     from browser_decode._detect._models import SINGLE_BYTE
-    from browser_decode._detect._rank import _context
+    from browser_decode._detect._rank import _context, _Window
 
     for name in SINGLE_BYTE:
         want = _context_by_counts(name, window, scale, baseline, alnum)
-        assert _context(name, window, scale, baseline, alnum) == want, name
+        assert _context(name, _Window(window, scale, alnum), baseline) == want, name
 
 
 @settings(max_examples=200, deadline=None)
@@ -603,7 +606,7 @@ def test_tie_beyond_reads_all_the_sample_only_when_needed(head: bytes, rest: byt
             and decode(a, everything) != decode(b, everything)
             else None
         )
-        assert _tie_beyond(ranked, trimmed, high, whole) == want, (a, b)
+        assert _tie_beyond(ranked, trimmed, high, lambda: whole) == want, (a, b)
 
 
 def _nearly_utf8_before(data: bytes) -> float | None:
@@ -719,10 +722,11 @@ def test_ascii_stretches_dropped_before_a_multi_byte_decode_change_nothing(data:
     import re
 
     from browser_decode._detect._models import MULTI_BYTE
-    from browser_decode._detect._rank import _ASCII_STRETCH
+    from browser_decode._detect._rank import _ASCII_STRETCH, _compact
 
     ascii_runs = re.compile("[\x00-\x7f]+")
     compact = _ASCII_STRETCH.sub(rb"\1\2", data)
+    assert _compact(data) == compact
     for codec, _ in MULTI_BYTE.values():
         want, got = data.decode(codec, "replace"), compact.decode(codec, "replace")
         assert ascii_runs.sub("", got) == ascii_runs.sub("", want), codec
@@ -766,3 +770,145 @@ def test_long_tokens_across_the_scan_parts_agree_with_the_loop(
             body = head + end + declaring + b"</head><body>x</body></html>"
             assert _head_scan.head_scan(body) == _reference_scans.head_scan(body)
             assert _prescan.prescan(body[:1024]) == _reference_scans.prescan(body[:1024])
+
+
+#: Text of one script (and ASCII) and the codecs that write it.
+_SCRIPT_TEXTS = [
+    ("가나다라마바사한국어서울의이는을를에서 <p>ab\n", ["cp949", "euc_jp", "gbk"]),
+    ("日本語の文章です東京カタあいうえおかきくけこ価格 <p>ab\n", ["cp932", "euc_jp", "gbk"]),
+    ("的一是不了人我在有他这中大来上国个到说们为 <p>ab\n", ["gbk", "big5hkscs", "cp932"]),
+    ("的一是不了人我在有他這中大來上國個到說們為 <p>ab\n", ["big5hkscs", "gbk"]),
+    ("абвгдеёжзийклмнопАБВГДЕЁ <p>ab Cd\n", ["cp1251", "koi8_r", "mac_cyrillic", "cp949"]),
+    ("àéèçôüßñÀÉ ąęłśżĄŁ αβγδ ÿ <p>ab Cd\n", ["cp1252", "cp1250", "iso8859_2"]),
+    ("αβγδεζηθΑΒΓ שלום مرحبا ไทย <p>ab\n", ["iso8859_7", "cp1255", "cp1256", "cp874"]),
+]
+_encoded = (
+    st.sampled_from(_SCRIPT_TEXTS)
+    .flatmap(
+        lambda script: st.tuples(
+            st.text(alphabet=st.sampled_from(script[0]), min_size=300, max_size=900),
+            st.sampled_from(script[1]),
+        )
+    )
+    .map(lambda t: t[0].encode(t[1], "ignore"))
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_encoded, st.sampled_from([None, "http://example.kr/", "http://example.ru/", "cz"]))
+def test_ranking_shortcuts_change_no_evidence(body: bytes, url: str | None) -> None:
+    """The ranking's shortcut against the plain computation: the multi-byte candidates left
+    at a bound (scored step by step) change no evidence (their scores are never seen)."""
+    from browser_decode._detect import _rank, evidence
+    from browser_decode._detect._sample import trim_sample
+
+    data, high = trim_sample(body)
+    bonuses = {"windows-1252": _rank.DEFAULT_BONUS}
+    fast_ranking = _rank.rank_candidates(data, high, bonuses) if high else None
+    fast = evidence(body, url=url)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_rank, "_FIRST_CHARS", 10**9)  # every text scored in full at once
+        plain_ranking = _rank.rank_candidates(data, high, bonuses) if high else None
+        plain = evidence(body, url=url)
+    assert fast == plain
+    if fast_ranking is not None and plain_ranking is not None:
+        multi = {name for name in _rank.MULTI_BYTE}
+        exact = [r for r in fast_ranking if r.exact or r.name not in multi]
+        assert exact == [r for r in plain_ranking if r in exact or r.name not in multi]
+        for left in fast_ranking:
+            if left.name in multi and not left.exact:  # a bound, below its exact score
+                (full,) = [r for r in plain_ranking if r.name == left.name]
+                assert full.score <= left.score < fast_ranking[1].score
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.binary(max_size=40),
+            st.sampled_from(
+                [b"text ", b"\xe0\xe9 ", b"\x00", b"\x01\x02", b"\x1b\x1a\t\n", b"long " * 500]
+            ),
+        ),
+        max_size=80,
+    ).map(b"".join)
+)
+def test_looks_binary_is_the_count_of_controls(data: bytes) -> None:
+    """looks_binary looks for a control byte before counting them: the plain count's answer."""
+    from browser_decode._detect._sample import _CONTROLS, looks_binary
+
+    controls = sum(1 for byte in data if byte in _CONTROLS)
+    assert looks_binary(data) == (controls >= 3 and controls * 100 >= len(data))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=3000).map(lambda b: bytes(x | 0x80 for x in b)))
+def test_weigh_all_is_weigh_of_each(high: bytes) -> None:
+    """weigh_all gives weigh of each table (in one comprehension, or per table when long)."""
+    from browser_decode._detect._models import SINGLE_BYTE, best_byte_tables, weigh, weigh_all
+
+    tables = best_byte_tables(tuple(SINGLE_BYTE))
+    assert weigh_all(high, tables) == [weigh(high, table) for table in tables]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    _high_text,
+    st.sampled_from([b"<p>x</p>\n" * 8000, b"\n<p>\xe8\xe9 \xc0</p>" * 5000]),
+    st.sampled_from([b"", b"\x1b$B", b"\x00\x01\x02" * 30]),
+)
+def test_sample_pieces_without_joining_them(head: bytes, rest: bytes, extra: bytes) -> None:
+    """A large body's sample read in place: its length, escapes and controls found in
+    its pieces, and a trim decided by its head alone, are those of the joined sample."""
+    from browser_decode._detect._sample import (
+        _CONTROLS,
+        in_sample,
+        looks_binary,
+        may_look_binary,
+        sample,
+        sample_ranges,
+        sample_size,
+        trim_prefix,
+        trim_sample,
+    )
+
+    body = head + extra + rest + head
+    whole, ranges = sample(body), sample_ranges(body)
+    assert sample_size(ranges) == len(whole)
+    assert b"\n".join(body[start:end] for start, end in ranges) == whole
+    assert in_sample(body, ranges, b"\x1b") == (b"\x1b" in whole)
+    assert may_look_binary(body, ranges) == any(byte in _CONTROLS for byte in whole)
+    assert may_look_binary(body, ranges) or not looks_binary(whole)
+    trimmed = trim_prefix(body, len(whole), ranges[0][1])
+    assert trimmed is None or trimmed == trim_sample(whole)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.one_of(
+        _cjk_soup,
+        _encoded,
+        st.text(alphabet=st.sampled_from("абвгдеёжАБЯя ,.<p>\n"), max_size=400).map(
+            lambda t: t.encode("cp1251")
+        ),
+    ),
+    st.integers(1, 600),
+)
+def test_a_prefix_has_at_most_one_error_more(data: bytes, cut: int) -> None:
+    """The probe's first half rules a multi-byte candidate out only if the probe would:
+    decoding a prefix gives the errors of the whole up to the character it cuts, and one
+    for that character (an incomplete sequence at the end is one error)."""
+    from browser_decode._detect._models import MULTI_BYTE
+
+    for codec, _ in MULTI_BYTE.values():
+        whole = data.decode(codec, "replace").count("\ufffd")
+        assert data[:cut].decode(codec, "replace").count("\ufffd") - 1 <= whole, codec
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=2000))
+def test_distinct_is_the_size_of_the_set(data: bytes) -> None:
+    """_margin's count of distinct byte values is that of the set of them."""
+    from browser_decode._detect import _distinct
+
+    assert _distinct(data) == len(set(data))

@@ -22,6 +22,7 @@ from __future__ import annotations
 import codecs
 import math
 import re
+from collections.abc import Callable
 from functools import cache
 from typing import Final, NamedTuple
 
@@ -41,10 +42,15 @@ from ._sample import (
     _end_before_boundary,
     ascii_with_iso_2022_jp_escapes,
     high_bytes,
+    in_sample,
     looks_binary,
+    may_look_binary,
     nearly_utf8,
     non_ascii_piece,
     sample,
+    sample_ranges,
+    sample_size,
+    trim_prefix,
     trim_sample,
     utf16_text,
     utf16_without_bom,
@@ -146,26 +152,30 @@ def evidence(
     utf16 = utf16_without_bom(body)
     if utf16 is not None:
         return Evidence(_hint(utf16[0], calibrated_utf16(body, *utf16), None))
-    data = sample(body)
-    if b"\x1b" in data and ascii_with_iso_2022_jp_escapes(data):
-        return Evidence(_hint("ISO-2022-JP", calibrated_prefilter(1.0), None))
-    if looks_binary(data):
-        order = utf16_text(data)
-        if order is not None:
-            return Evidence(_hint(order, calibrated_prefilter(1.0), None))
-        return Evidence(_binary(body, url, default_encoding))
-    if data.isascii():
-        if len(data) == len(body):
-            return Evidence(None)
-        # Only beyond the sample: the text around the first such byte decides.
-        data = non_ascii_piece(body)
+    if len(body) <= WHOLE:
+        # (the sample is the body)
+        data = body
+        if b"\x1b" in data and ascii_with_iso_2022_jp_escapes(data):
+            return Evidence(_hint("ISO-2022-JP", calibrated_prefilter(1.0), None))
+        if looks_binary(data):
+            order = utf16_text(data)
+            if order is not None:
+                return Evidence(_hint(order, calibrated_prefilter(1.0), None))
+            return Evidence(_binary(body, url, default_encoding))
         if data.isascii():
             return Evidence(None)
-        if looks_binary(data):
-            return Evidence(_binary(body, url, default_encoding))
-    whole = data
-    # Only the bytes 0x80-0xFF that are scored are read (high_bytes(whole) on demand).
-    data, high = trim_sample(whole)
+        size = len(data)
+        trimmed = trim_sample(data)
+
+        def whole_sample() -> bytes:
+            return body
+
+    else:
+        found = _large_sample(body, url, default_encoding)
+        if isinstance(found, Evidence):
+            return found
+        trimmed, size, whole_sample = found
+    data, high = trimmed
     valid = nearly_utf8(data)
     if valid is not None:
         return Evidence(_hint("UTF-8", calibrated_prefilter(valid), None))
@@ -177,7 +187,7 @@ def evidence(
     }
     bonuses = dict.fromkeys(hinted, HINT_BONUS) if hinted else {"windows-1252": DEFAULT_BONUS}
     ranked = rank_candidates(data, high, bonuses)
-    every = _tie_beyond(ranked, data, high, whole) if len(data) < len(whole) else None
+    every = _tie_beyond(ranked, data, high, whole_sample) if len(data) < size else None
     if every is not None:
         # The two best read the trimmed sample alike but not the rest of it:
         # all of it decides between them, and the margin between them is nil.
@@ -198,9 +208,54 @@ def evidence(
     return Evidence(hint, margin, len(high), distinct)
 
 
-def _tie_beyond(ranked: list[_Ranked], trimmed: bytes, high: bytes, whole: bytes) -> bytes | None:
-    """The bytes 0x80-0xFF of *whole* when the two best candidates decode *high*
-    (those of its prefix *trimmed*) alike but not them; else ``None``."""
+def _large_sample(
+    body: bytes, url: str | None, default_encoding: str | None
+) -> Evidence | tuple[tuple[bytes, bytes], int, Callable[[], bytes]]:
+    """The pre-filters on the sample of a body larger than WHOLE, then the sample
+    trimmed, its size, and the whole sample on demand; or what a pre-filter decided.
+
+    The sample is joined only when needed: dense text is trimmed within the body's
+    head, and escapes and controls are looked for in the sample's pieces in place.
+    """
+    ranges = sample_ranges(body)
+    size = sample_size(ranges)
+    joined: list[bytes] = []
+
+    def whole_sample() -> bytes:
+        if not joined:
+            joined.append(sample(body))
+        return joined[0]
+
+    if in_sample(body, ranges, b"\x1b") and ascii_with_iso_2022_jp_escapes(whole_sample()):
+        return Evidence(_hint("ISO-2022-JP", calibrated_prefilter(1.0), None))
+    if may_look_binary(body, ranges) and looks_binary(whole_sample()):
+        order = utf16_text(whole_sample())
+        if order is not None:
+            return Evidence(_hint(order, calibrated_prefilter(1.0), None))
+        return Evidence(_binary(body, url, default_encoding))
+    # (a sample trimmed within its head holds bytes 0x80-0xFF: it is not ASCII)
+    trimmed = trim_prefix(body, size, ranges[0][1])
+    if trimmed is not None:
+        return trimmed, size, whole_sample
+    data = whole_sample()
+    if data.isascii():
+        # Only beyond the sample: the text around the first such byte decides.
+        data = non_ascii_piece(body)
+        if data.isascii():
+            return Evidence(None)
+        if looks_binary(data):
+            return Evidence(_binary(body, url, default_encoding))
+        joined[:] = [data]
+        size = len(data)
+    # Only the bytes 0x80-0xFF that are scored are read (high_bytes(whole) on demand).
+    return trim_sample(data), size, whole_sample
+
+
+def _tie_beyond(
+    ranked: list[_Ranked], trimmed: bytes, high: bytes, whole_of: Callable[[], bytes]
+) -> bytes | None:
+    """The bytes 0x80-0xFF of the sample *whole_of()* when the two best candidates
+    decode *high* (those of its prefix *trimmed*) alike but not them; else ``None``."""
     if len(ranked) < 2:
         return None
     a, b = ranked[0].name, ranked[1].name
@@ -211,6 +266,7 @@ def _tie_beyond(ranked: list[_Ranked], trimmed: bytes, high: bytes, whole: bytes
         return None
     # *high* is that of a prefix of *whole*: only a byte after it that the two
     # decode differently (ASCII never) makes them differ on all of it.
+    whole = whole_of()
     if not whole[len(trimmed) :].translate(None, alike):
         return None
     return high_bytes(whole)
@@ -241,9 +297,18 @@ def _margin(ranked: list[_Ranked], high: bytes) -> tuple[float, int]:
             differing = high.translate(None, _decoded_alike(best.name, other.name))
             if not differing:
                 continue
-            return best.score - other.score, len(set(differing))
-        return best.score - other.score, len(set(high))
-    return math.inf, len(set(high))
+            return best.score - other.score, _distinct(differing)
+        return best.score - other.score, _distinct(high)
+    return math.inf, _distinct(high)
+
+
+_EVERY_BYTE: Final = bytes(range(256))
+
+
+def _distinct(data: bytes) -> int:
+    """``len(set(data))``: the byte values that deleting those of *data* from every
+    byte value removes (one translate in C, no set of ints)."""
+    return 256 - len(_EVERY_BYTE.translate(None, data))
 
 
 def _binary(body: bytes, url: str | None, default_encoding: str | None) -> EncodingHint:

@@ -14,6 +14,8 @@ import codecs
 import math
 import re
 import threading
+from collections.abc import Callable
+from functools import cache
 from operator import itemgetter, mul
 from typing import Final, NamedTuple
 
@@ -29,9 +31,10 @@ from ._models import (
     SINGLE_BYTE,
     STRAY_MARK,
     SYMBOL_IN_WORD,
+    CharScorer,
     all_best_byte_table,
     ascii_packed,
-    best_byte_table,
+    best_byte_tables,
     byte_table,
     byte_tables,
     char_scorer,
@@ -39,6 +42,7 @@ from ._models import (
     max_single_byte_prior,
     script_groups,
     weigh,
+    weigh_all,
 )
 from ._sample import contexts, words_around
 
@@ -65,12 +69,22 @@ _LETTER_LEAD: Final = bytes(
 #: rest of the stretch up to its last such byte changes neither the non-ASCII
 #: characters decoded nor the errors (tested against decoding every byte).
 _ASCII_STRETCH: Final = re.compile(rb"([\x00-\x2f][\x00-\x7f]{3})[\x00-\x7f]*([\x00-\x2f])")
+
+
+def _compact(data: bytes) -> bytes:
+    """*data* without the inside of its long ASCII stretches (``_ASCII_STRETCH.sub(rb"\\1\\2",
+    data)``: its pieces and groups joined, no Python call per match)."""
+    return b"".join(_ASCII_STRETCH.split(data))
+
+
 #: A multi-byte candidate whose decoder fails on more than this share of the
 #: sample's non-ASCII bytes (plus two, for a cut sequence) drops out.
 MAX_ERROR_SHARE: Final = 0.01
 #: Bytes from the first non-ASCII one that a multi-byte candidate must decode
 #: nearly without errors before it is tried on the whole sample.
 _PROBE: Final = 512
+#: The first half of the probe, decoded first.
+_SHORT_PROBE: Final = _PROBE // 2
 #: ``bytes.translate`` tables: ASCII letters by case (see ``context_classes``), and
 #: bytes 0x80-0xFF -> ``h``.
 _ASCII_CASES: Final = bytes(
@@ -116,7 +130,7 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
         around, scale = contexts(data, high, words)
         letters = words.translate(_ASCII_LOWER, _NOT_ASCII_LETTERS)
         ascii_counts = [letters.count(c) for c in range(ord("a"), ord("z") + 1)]
-    window: tuple[bytes, float, int, bool] | None = None
+    window: _Window | None = None
     any_ascii = any(ascii_counts)
     # every language's (and set of languages') ASCII score in one sum (exact, see
     # ascii_packed); a field is read out on demand
@@ -141,50 +155,56 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
         return found
 
     ranked: list[_Ranked] = []
+    bound_all = math.inf
     # Every character of EUC-KR and EUC-JP is two bytes 0x80-0xFF, and most of
     # GBK's, Big5's and Shift_JIS's: long text whose non-ASCII bytes stand alone is
     # none of them (a few characters may all have an ASCII trail byte).
     pairs = data.translate(_HIGH_PAIRS)
     if len(high) <= _FEW or pairs.count(b"hh") * 8 >= len(high):
         limit = 2 + int(MAX_ERROR_SHARE * len(high))
-        in_word: float | None = None
         compact: bytes | None = None
         first = pairs.find(b"h")
         probe = data[first : first + _PROBE]
+        allowed = 2 + len(probe) // 64
+        # (only when the probe is longer, and its first half holds enough bytes 0x80-0xFF
+        # for that many errors: each error starts at one)
+        enough = pairs.count(b"h", first, first + _SHORT_PROBE) >= allowed + 2
+        short = probe[:_SHORT_PROBE] if len(probe) > _SHORT_PROBE and enough else b""
+        survivors: list[tuple[int, str, str, str]] = []
         for rank, (name, (codec, languages)) in enumerate(MULTI_BYTE.items(), len(SINGLE_BYTE)):
-            # a cheap look at the first non-ASCII bytes rules most candidates out
-            if probe.decode(codec, "replace").count("\ufffd") > 2 + len(probe) // 64:
+            # a cheap look at the first non-ASCII bytes rules most candidates out; its
+            # first half first: a prefix has at most one error more than the whole (for
+            # the character it may cut), so that many already rule it out
+            if short:
+                if short.decode(codec, "replace").count("\ufffd") - 1 > allowed:
+                    continue
+                short = b""  # (text that one reads is likely multi-byte: no more halves)
+            if probe.decode(codec, "replace").count("\ufffd") > allowed:
                 continue
             # (the ASCII bytes before the first other one decode alike, without errors,
             # and so do the long ASCII stretches dropped from *compact*)
             if compact is None:
-                compact = _ASCII_STRETCH.sub(rb"\1\2", data[first:])
+                compact = _compact(data[first:])
             text = _decode_with_few_errors(compact, codec, limit)
-            if text is None:
-                continue
-            best = max(char_scorer(language).score(text) for language in languages)
-            best += ascii_score(languages[0])
-            if in_word is None:
-                # (none without an ASCII letter right before a lead byte: no regex then)
-                maybe = b"LH" in around.translate(_LETTER_LEAD)
-                in_word = len(_IN_WORD.findall(around)) if maybe else 0
-                in_word *= scale * MULTI_BYTE_IN_WORD
-            best += in_word
-            ranked.append(_Ranked(best + _prior(name, bonuses), rank, name))
+            if text is not None:
+                (language,) = languages  # (each multi-byte candidate has one language)
+                survivors.append((rank, name, language, text))
+        if survivors:
+            # (none without an ASCII letter right before a lead byte: no regex then)
+            maybe = b"LH" in around.translate(_LETTER_LEAD)
+            in_word = (len(_IN_WORD.findall(around)) if maybe else 0) * (scale * MULTI_BYTE_IN_WORD)
+            bound_all = _bound_all(high, ascii_score(LATIN_LANGUAGES), bonuses)
+            ranked = _rank_multi_byte(survivors, ascii_score, in_word, bonuses, bound_all)
     # Single-byte candidates, by an upper bound of their score (each byte's best
     # weight in any of the encoding's languages; context penalties are never
     # positive): those whose bound is below the best so far are skipped.
-    if ranked:
-        # One bound for every single-byte candidate first: text in a multi-byte
-        # encoding usually settles it without scoring them one by one.
-        bound_all = weigh(high, all_best_byte_table())
-        bound_all += ascii_score(LATIN_LANGUAGES)
-        bound_all += max_single_byte_prior() + max(bonuses.values(), default=0.0)
-        if bound_all < max(r.score for r in ranked):
-            # unnamed stand-in for them all, so the confidence is never overstated
-            ranked.append(_Ranked(bound_all, len(SINGLE_BYTE) + len(MULTI_BYTE), "", exact=False))
-            ranked.sort(key=lambda r: (-r.score, r.rank))
-            return ranked
+    # One bound for every single-byte candidate first (bound_all): text in a multi-byte
+    # encoding usually settles it without scoring them one by one.
+    if ranked and bound_all < max(r.score for r in ranked):
+        # unnamed stand-in for them all, so the confidence is never overstated
+        ranked.append(_Ranked(bound_all, len(SINGLE_BYTE) + len(MULTI_BYTE), "", exact=False))
+        ranked.sort(key=lambda r: (-r.score, r.rank))
+        return ranked
     penalties: dict[bytes, float] = {}
     priors = _priors(bonuses)
 
@@ -195,25 +215,25 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
     def expand(members: tuple[str, ...]) -> list[tuple[float, int, str]]:
         """(minus the bound, rank, name) of each of *members*: they sort best first."""
         return [
-            (
-                -(
-                    weigh(high, best_byte_table(name))
-                    + ascii_bound(SINGLE_BYTE[name])
-                    + priors[name]
-                ),
-                RANKS[name],
-                name,
+            (-(weight + ascii_bound(SINGLE_BYTE[name]) + priors[name]), RANKS[name], name)
+            for weight, name in zip(
+                weigh_all(high, best_byte_tables(members)), members, strict=True
             )
-            for name in members
+        ]
+
+    def group_bounds(
+        groups: tuple[tuple[bytes, tuple[str, ...], tuple[str, ...]], ...],
+    ) -> list[tuple[float, int, tuple[str, ...]]]:
+        """(the bound, rank of the first, members) of each of *groups*."""
+        weights = weigh_all(high, tuple(table for table, _, _ in groups))
+        return [
+            (weight + ascii_bound(languages) + priors[members], RANKS[members[0]], members)
+            for weight, (_, languages, members) in zip(weights, groups, strict=True)
         ]
 
     # Candidates of one script share a bound first (each byte's best weight in
     # any of them): a script the bytes do not fit is ruled out in one sum.
-    pending: list[tuple[float, int, tuple[str, ...]]] = []
-    for group_table, languages, members in script_groups():
-        upper = weigh(high, group_table) + ascii_bound(languages)
-        upper += priors[members]
-        pending.append((upper, RANKS[members[0]], members))
+    pending = group_bounds(script_groups())
     bounds: list[tuple[float, int, str]] = []  # expanded members, best bound first
     top = max((r.score for r in ranked), default=-math.inf)
     while True:
@@ -251,7 +271,7 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
         if key not in penalties:
             if window is None:
                 window = _window(around, scale, len(high))
-            penalties[key] = _context(name, *window)
+            penalties[key] = _context(name, window)
         score = best + priors[name] + penalties[key]
         ranked.append(_Ranked(score, rank, name))
         top = max(top, score)
@@ -259,74 +279,282 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
     return ranked
 
 
-def _window(around: bytes, scale: float, high: int) -> tuple[bytes, float, int, bool]:
-    """The arguments of :func:`_context` after the name: the bytes it counts in (all of
-    *around*, which is bounded: the trimmed sample where its bytes 0x80-0xFF are dense,
-    else the words around them), *scale*, the baseline of case switches, and whether
-    *around* holds an ASCII letter or digit.
+class _Window:
+    """The bytes that context penalties are counted in (all of *around*, which is
+    bounded: the trimmed sample where its bytes 0x80-0xFF are dense, else the words
+    around them), each counting for *scale* of them; what :func:`_context` needs of
+    them beyond an encoding's classes is computed once, when first needed.
 
-    (Counting only in the bytes near the *high* bytes 0x80-0xFF gives the same
-    penalties, but cutting those pieces out costs more than the counts it saves.)
+    (Counting only in the bytes near the bytes 0x80-0xFF gives the same penalties,
+    but cutting those pieces out costs more than the counts it saves.)
     """
-    baseline = around.translate(_ASCII_CASES).count(b"lu")
-    alnum = len(around.translate(None, _NOT_ASCII_ALNUM)) > 0
-    return around, scale, baseline, alnum
+
+    __slots__ = ("_alnum", "_baseline", "_ones", "around", "scale")
+
+    def __init__(self, around: bytes, scale: float, alnum: bool | None = None) -> None:
+        self.around = around
+        self.scale = scale
+        self._baseline: int | None = None
+        self._alnum = alnum
+        self._ones = 0
+
+    @property
+    def baseline(self) -> int:
+        """The count of case switches ("lu") in the window's ASCII letters."""
+        if self._baseline is None:
+            self._baseline = self.around.translate(_ASCII_CASES).count(b"lu")
+        return self._baseline
+
+    @property
+    def alnum(self) -> bool:
+        """Whether the window holds an ASCII letter or digit."""
+        if self._alnum is None:
+            self._alnum = len(self.around.translate(None, _NOT_ASCII_ALNUM)) > 0
+        return self._alnum
+
+    @property
+    def ones(self) -> int:
+        """The integer whose bytes (one per byte of the window) are all 0x01."""
+        if not self._ones:
+            self._ones = int.from_bytes(b"\x01" * len(self.around), "big")
+        return self._ones
 
 
-def _context(name: str, window: bytes, scale: float, baseline: int, alnum: bool) -> float:
+def _bound_all(high: bytes, ascii_bound: float, bonuses: dict[str, float]) -> float:
+    """A bound on the score of every single-byte candidate: each byte's best weight
+    in any of them, the ASCII letters' best in any Latin language, the best prior."""
+    bound = weigh(high, all_best_byte_table())
+    bound += ascii_bound
+    return bound + max_single_byte_prior() + max(bonuses.values(), default=0.0)
+
+
+#: Characters of a multi-byte candidate's text scored at first (then twice as many
+#: each time it is the best candidate not scored yet).
+_FIRST_CHARS: Final = 64
+
+
+#: Up to this many characters in all, the multi-byte texts are all scored in full.
+_FEW_CHARS: Final = 2048
+
+
+class _Partial:
+    """A multi-byte candidate's text scored over its first characters."""
+
+    __slots__ = (
+        *("bound", "done", "left", "name", "non_ascii", "rank"),
+        *("rest", "scorer", "step", "text", "total"),
+    )
+
+    def __init__(self, rank: int, name: str, text: str, scorer: CharScorer, rest: float) -> None:
+        self.rank, self.name, self.text, self.scorer = rank, name, text, scorer
+        self.rest = rest  # the ASCII score
+        self.done, self.total, self.step = 0, 0.0, _FIRST_CHARS
+        self.non_ascii = _non_ascii(text)
+        self.left = self.non_ascii  # non-ASCII characters not scored yet
+        self.bound = 0.0
+
+
+def _non_ascii(text: str) -> int:
+    """How many characters of *text* are not ASCII (the encoder skips runs of them in C)."""
+    return len(text) - len(text.encode("ascii", "ignore"))
+
+
+def _rank_multi_byte(
+    survivors: list[tuple[int, str, str, str]],
+    ascii_score: Callable[[str], float],
+    in_word: float,
+    bonuses: dict[str, float],
+    bound_all: float,
+) -> list[_Ranked]:
+    """The multi-byte *survivors* (rank, name, language, decoded text) scored; those that
+    cannot be among the first two (nor above the single-byte candidates' *bound_all*
+    when it would stand in for them) only down to a bound below both (not exact).
+
+    A text's score is a sum of character weights: ASCII ones weigh nothing, the others
+    at most the language's best weight (``CharScorer.best``). The sum over its first
+    characters plus that bound for each non-ASCII character left bounds it (the rest of
+    the score added as the exact score adds it: float additions keep the order). The
+    candidate of best bound is scored further until it is scored in full: it is then
+    the best of those left. Only the first two, or the first one when the single-byte
+    stand-in would come second, are ever seen (``evidence``: the winner, the runner-up,
+    the lead over the first other text); the others are left at a bound below both.
+    """
+    if sum(len(text) for _, _, _, text in survivors) <= _FEW_CHARS:
+        # (few characters: each scored in full at once costs less than steps)
+        return [
+            _Ranked(
+                ((char_scorer(language).score(text) + ascii_score(language)) + in_word)
+                + _prior(name, bonuses),
+                rank,
+                name,
+            )
+            for rank, name, language, text in survivors
+        ]
+    pending = []
+    for rank, name, language, text in survivors:
+        item = _Partial(rank, name, text, char_scorer(language), ascii_score(language))
+        _score_further(item, _FIRST_CHARS, in_word, bonuses)
+        pending.append(item)
+    # The one whose first characters weigh most on average usually wins: it is scored
+    # in full first (which only saves the others' steps: any order gives these scores).
+    likely = max(pending, key=_mean_weight)
+    _score_further(likely, len(likely.text), in_word, bonuses)
+    if bound_all >= likely.bound and len(pending) <= 3:
+        # (no stand-in will cut below it: the runner-up is scored in full, and so
+        # would be all but one of the others; steps would not pay)
+        for item in pending:
+            _score_further(item, len(item.text) - item.done, in_word, bonuses)
+        return [_Ranked(item.bound, item.rank, item.name) for item in pending]
+    scored: list[_Ranked] = []
+    threshold = -math.inf
+    while pending:
+        best = max(pending, key=_best_bound)
+        if best.bound < threshold:
+            break
+        if best.done < len(best.text):
+            # (where its bound must get to: below the stand-in's when that will come
+            # second, or below the runner-up's, unknown until it is scored in full)
+            target = threshold if threshold > -math.inf else bound_all
+            if target >= likely.bound:
+                size = len(best.text) - best.done
+            else:
+                size = _next_step(best, target)
+            _score_further(best, size, in_word, bonuses)
+            continue
+        pending.remove(best)
+        scored.append(_Ranked(best.bound, best.rank, best.name))
+        if len(scored) >= 2:
+            threshold = max(threshold, scored[1].score)
+        if bound_all < scored[0].score:
+            threshold = max(threshold, bound_all)
+    scored += [_Ranked(item.bound, item.rank, item.name, exact=False) for item in pending]
+    return scored
+
+
+def _next_step(item: _Partial, threshold: float) -> int:
+    """How many more characters of *item* to score: about as many as it takes, at the
+    mean weight of those scored so far, to bring its bound below *threshold* (a guess:
+    any steps give the same scores), else twice as many as last time."""
+    scored = max(item.non_ascii - item.left, 1)  # non-ASCII characters scored
+    mean = item.total / scored
+    if mean < item.scorer.best:
+        needed = (item.bound - threshold) / (item.scorer.best - mean)
+        # (in characters: as dense in non-ASCII ones as those scored, and a few more)
+        return int(needed * item.done / scored) + 16
+    size = item.step
+    item.step *= 2
+    return size
+
+
+def _score_further(item: _Partial, size: int, in_word: float, bonuses: dict[str, float]) -> None:
+    """Score the next *size* characters of *item*, and bound its score anew."""
+    chunk = item.text[item.done : item.done + size]
+    item.total += item.scorer.score(chunk)
+    item.done += len(chunk)
+    item.left -= _non_ascii(chunk)
+    item.bound = _partial_bound(item, in_word, bonuses)
+
+
+def _partial_bound(item: _Partial, in_word: float, bonuses: dict[str, float]) -> float:
+    """A bound on the score of *item*; its score once it is scored in full (the parts
+    added as in the first ranking: ``((characters + ASCII) + in_word) + prior``)."""
+    characters = item.total + item.left * item.scorer.best
+    return ((characters + item.rest) + in_word) + _prior(item.name, bonuses)
+
+
+def _mean_weight(item: _Partial) -> tuple[float, int]:
+    """The mean weight of the characters of *item* scored so far (and minus its rank)."""
+    return item.total / max(item.done, 1), -item.rank
+
+
+def _best_bound(item: _Partial) -> tuple[float, int]:
+    return item.bound, -item.rank
+
+
+def _window(around: bytes, scale: float, high: int) -> _Window:
+    """The window of :func:`_context` (*high*: how many bytes 0x80-0xFF it stands for)."""
+    return _Window(around, scale)
+
+
+#: Each class of ``context_classes`` as one bit of a byte (``bytes.translate`` of the
+#: classes): lower, upper, space (anything else), ASCII letter or digit, mark, symbol.
+_FLAGS: Final = {ord("l"): 0, ord("u"): 1, ord(" "): 2, ord("a"): 3, ord("m"): 4, ord("s"): 5}
+
+
+@cache
+def _flag_table(name: str) -> bytes:
+    """A ``bytes.translate`` table: byte -> the bit of its class in *name*."""
+    return bytes(1 << _FLAGS[c] for c in context_classes(name))
+
+
+def _context(name: str, window: _Window, baseline: int | None = None) -> float:
     """Penalties for letter cases switching mid-word and for scripts mixing.
 
-    *window* holds the non-ASCII bytes with their neighbours, each counting
-    for *scale* of them; *baseline* is its count of case switches in ASCII;
-    *alnum*: whether it holds an ASCII letter or digit (see :func:`_window`).
+    *window* holds the non-ASCII bytes with their neighbours (:class:`_Window`);
+    its ASCII case switches are the *baseline* (the window's own when ``None``).
 
-    Pairs and triples of classes are counted as bits: a class's positions are the
-    bits of one integer (a byte each), and ``x`` followed by ``y`` is ``X & (Y << 8)``;
-    that is ``classes.count(b"xy")`` for every pattern here but the symbol ones
-    (which can overlap themselves: those are counted by ``bytes.count``).
+    Pairs and triples of classes are counted as bits: the window's bytes as one integer
+    (a byte each, holding the bit of its class: :func:`_flag_table`), a class's
+    positions are that integer shifted so its bit is bit 0 of each byte, masked; ``x``
+    followed by ``y`` is ``X & (Y << 8)``. That is ``classes.count(b"xy")`` for every
+    pattern here; the symbol ones can overlap themselves (``bytes.count`` counts
+    "lslsl" once): :func:`_apart` counts them as it does.
     """
     table = context_classes(name)
-    classes = window.translate(table)
-    marks = b"m" in classes
-    script = alnum and table[0x61] == 0x61  # a non-Latin script: ASCII letters are not its own
+    flags = int.from_bytes(window.around.translate(_flag_table(name)), "big")
+    ones = window.ones
+    # a non-Latin script: ASCII letters are not its own
+    script = table[0x61] == 0x61 and window.alnum
     penalty = 0.0
-    if b"s" in classes:
-        inside = sum(classes.count(p) for p in (b"lsl", b"usl", b"lsu", b"usu", b"asa"))
-        penalty += inside * SYMBOL_IN_WORD
-    lower, upper = _bits(classes, _IS_LOWER), _bits(classes, _IS_UPPER)
+    lower, upper = flags & ones, (flags >> 1) & ones
+    letter = lower | upper
+    symbol = (flags >> 5) & ones
+    if symbol:
+        symbol_next = symbol << 8
+        ascii_ = (flags >> 3) & ones
+        between = ascii_ & symbol_next & (ascii_ << 16)  # "asa"
+        lower_s, upper_s = lower & symbol_next, upper & symbol_next
+        lower_third, upper_third = lower << 16, upper << 16
+        # "lsl", "usl", "lsu", "usu": bytes.count counts each on its own (see _apart)
+        count = _apart(between) + sum(
+            _apart(first & last)
+            for first in (lower_s, upper_s)
+            for last in (lower_third, upper_third)
+        )
+        penalty += count * SYMBOL_IN_WORD
     switches_in_words = (lower & (upper << 8)).bit_count()  # "lu"
-    space = _bits(classes, _IS_SPACE) if marks or script else 0
-    if marks:
-        mark = _bits(classes, _IS_MARK)
+    mark = (flags >> 4) & ones
+    space = (flags >> 2) & ones if mark or script else 0
+    if mark:
         penalty += (space & (mark << 8)).bit_count() * STRAY_MARK  # " m"
+    scale = window.scale
     if script:
-        ascii_ = _bits(classes, _IS_ASCII)
-        letter = lower | upper
+        ascii_ = (flags >> 3) & ones
         mixed = (ascii_ & (letter << 8)).bit_count() + (letter & (ascii_ << 8)).bit_count()
         switches = (ascii_ & (space << 8) & (letter << 16)).bit_count()  # "a l", "a u"
         switches += (letter & (space << 8) & (ascii_ << 16)).bit_count()  # "l a", "u a"
         penalty += switches * SCRIPT_SWITCH
-        if marks:
+        if mark:
             penalty += (ascii_ & (mark << 8)).bit_count() * STRAY_MARK  # "am"
         return (penalty + switches_in_words * CASE_SWITCH + mixed * MIXED_SCRIPT) * scale
+    if baseline is None:
+        baseline = window.baseline
     return (penalty + (switches_in_words - baseline) * CASE_SWITCH) * scale
 
 
-def _is(char: str) -> bytes:
-    return bytes(1 if b == ord(char) else 0 for b in range(256))
-
-
-_IS_LOWER: Final = _is("l")
-_IS_UPPER: Final = _is("u")
-_IS_SPACE: Final = _is(" ")
-_IS_MARK: Final = _is("m")
-_IS_ASCII: Final = _is("a")
-
-
-def _bits(classes: bytes, is_class: bytes) -> int:
-    """The positions of one class in *classes*: byte i of the big-endian integer is 1
-    where ``classes[i]`` is that class."""
-    return int.from_bytes(classes.translate(is_class), "big")
+def _apart(matches: int) -> int:
+    """How many of the *matches* of a three-class pattern (a bit at the first byte of
+    each) ``bytes.count`` counts: from the left, each one not overlapping the last one
+    counted (two that overlap lie two apart: "lslsl" holds "lsl" once)."""
+    count = 0
+    while matches & (matches << 16):
+        # the first of each run of matches two apart is counted, the next one is not
+        # (``x ^ (x & y)``: x without y, on non-negative integers)
+        first = matches ^ (matches & (matches >> 16))
+        count += first.bit_count()
+        matches ^= matches & (first | (first >> 16))
+    # (no two left two apart: each one counts)
+    return count + matches.bit_count()
 
 
 class _ErrorBudget(threading.local):

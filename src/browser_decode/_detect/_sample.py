@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from itertools import chain, compress, count, islice
+from itertools import chain, compress, count, islice, repeat
 from operator import not_
 from typing import Final
 
@@ -60,20 +60,38 @@ def _end_before_boundary(body: bytes, start: int, end: int) -> int:
     return max(found) if found else end
 
 
-def _piece(body: bytes, start: int, end: int) -> bytes:
-    start = _start_after_boundary(body, start, end)
-    return body[start : _end_before_boundary(body, start, end)]
-
-
 def sample(body: bytes) -> bytes:
     """*body* itself up to :data:`WHOLE` bytes, else its head, middle and tail."""
+    ranges = sample_ranges(body)
+    if len(ranges) == 1:
+        return body
+    return b"\n".join([body[start:end] for start, end in ranges])
+
+
+def sample_ranges(body: bytes) -> tuple[tuple[int, int], ...]:
+    """Where the pieces of :func:`sample` lie in *body*: ``(start, end)`` of each
+    (the sample is them joined by newlines), without copying a byte."""
     size = len(body)
     if size <= WHOLE:
-        return body
-    head = body[: _end_before_boundary(body, 0, HEAD)]
-    middle = _piece(body, size // 2, size // 2 + PIECE)
-    tail = _piece(body, size - PIECE, size)
-    return b"\n".join((head, middle, tail))
+        return ((0, size),)
+    middle, tail = _range(body, size // 2, size // 2 + PIECE), _range(body, size - PIECE, size)
+    return ((0, _end_before_boundary(body, 0, HEAD)), middle, tail)
+
+
+def _range(body: bytes, start: int, end: int) -> tuple[int, int]:
+    start = _start_after_boundary(body, start, end)
+    return start, _end_before_boundary(body, start, end)
+
+
+def sample_size(ranges: tuple[tuple[int, int], ...]) -> int:
+    """The length of the sample whose pieces lie at *ranges*."""
+    return sum(end - start for start, end in ranges) + len(ranges) - 1
+
+
+def in_sample(body: bytes, ranges: tuple[tuple[int, int], ...], byte: bytes) -> bool:
+    """Whether *byte* (one byte, not a newline) is in the sample of *body* whose pieces
+    lie at *ranges* (``bytes.find`` in each: ``memchr``, no copy)."""
+    return any(body.find(byte, start, end) >= 0 for start, end in ranges)
 
 
 def high_bytes(data: bytes) -> bytes:
@@ -108,17 +126,26 @@ def trim(data: bytes, high: bytes) -> tuple[bytes, bytes]:
     for end in range(_STEP, len(data), _STEP):
         seen += len(data[end - _STEP : end].translate(None, _ASCII))
         if seen >= MAX_HIGH_BYTES:
-            return _cut(data, end)
+            found = _cut(data, end)
+            assert found is not None  # (all of the data is there)
+            return found
     return data, high
 
 
-def _cut(data: bytes, end: int) -> tuple[bytes, bytes]:
-    """*data* cut at a boundary in the step that ends at *end*, and its bytes 0x80-0xFF."""
+def _cut(data: bytes, end: int, readable: int | None = None) -> tuple[bytes, bytes] | None:
+    """*data* cut at a boundary in the step that ends at *end*, and its bytes 0x80-0xFF
+    (``None`` when only its first *readable* bytes are the sample's and the cut lies
+    past them)."""
     cut = data[: _end_before_boundary(data, end - _STEP, end)]
     kept = cut.translate(None, _ASCII)
     if len(kept) < MAX_HIGH_BYTES // 2:
         # text without spaces (CJK): cut at the next boundary instead
-        after = _SAFE_CUT.search(data, end)
+        if readable is None:
+            after = _SAFE_CUT.search(data, end)
+        else:
+            after = _SAFE_CUT.search(data, end, readable)
+            if after is None:
+                return None
         cut = data[: after.start()] if after else data
         kept = cut.translate(None, _ASCII)
     return cut, kept
@@ -137,22 +164,36 @@ def trim_sample(data: bytes) -> tuple[bytes, bytes]:
     of them (else nothing is cut). Dense text is cut after a few KiB, never
     having translated the rest of its 64 KiB sample.
     """
+    found = trim_prefix(data, len(data), len(data))
+    assert found is not None  # (all of the sample is there)
+    return found
+
+
+def trim_prefix(data: bytes, size: int, readable: int) -> tuple[bytes, bytes] | None:
+    """:func:`trim_sample` of a sample of *size* bytes whose first *readable* bytes are
+    those of *data*, when they decide it (dense text is cut after a few KiB); else
+    ``None``. (The sample of a large body starts with the body's head: no copy.)"""
     limit = MAX_HIGH_BYTES * 5 // 4
+    whole = readable >= size
     seen = 0
-    for end in range(_STEP, len(data), _STEP):
+    for end in range(_STEP, size, _STEP):
+        if end > readable:
+            return None
         seen += _high_count(data, end - _STEP, end)
         if seen >= MAX_HIGH_BYTES:
             break
     else:
-        return data, high_bytes(data)
+        return (data, high_bytes(data)) if whole else None
     total = seen
-    for start in range(end, len(data), _STEP):
+    for start in range(end, size, _STEP):
         if total > limit:
             break
+        if start + _STEP > readable and not whole:
+            return None
         total += _high_count(data, start, start + _STEP)
     if total <= limit:
-        return data, high_bytes(data)
-    return _cut(data, end)
+        return (data, high_bytes(data)) if whole else None
+    return _cut(data, end, None if whole else readable)
 
 
 def words_around(data: bytes) -> bytes:
@@ -347,5 +388,24 @@ def looks_binary(data: bytes) -> bool:
     such bytes (29 of 256 values) or far more (NUL padding). Text in any
     ASCII-compatible WHATWG encoding has none; UTF-16 is recognised before.
     """
+    # (text has none: a ``memchr`` per control value finds that faster than a count,
+    # but in short data)
+    if len(data) > _SHORT and not any(map(data.__contains__, _CONTROLS)):
+        return False
     controls = len(data) - len(data.translate(None, _CONTROLS))
     return controls >= 3 and controls * 100 >= len(data)
+
+
+#: Data up to this long is counted at once by :func:`looks_binary`.
+_SHORT: Final = 2048
+
+
+def may_look_binary(body: bytes, ranges: tuple[tuple[int, int], ...]) -> bool:
+    """Whether the sample of *body* at *ranges* (:func:`sample_ranges`) holds a control
+    that :func:`looks_binary` counts: if not, it does not look binary."""
+    # (where each control byte first lies in the piece, -1 if it does not: in C)
+    count = len(_CONTROLS)
+    return any(
+        max(map(body.find, _CONTROLS, repeat(start, count), repeat(end, count))) >= 0
+        for start, end in ranges
+    )
