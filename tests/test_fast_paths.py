@@ -175,7 +175,6 @@ def test_valid_utf8_agrees_with_the_previous_algorithm(
     assert (None if hint is None else hint.decoded) == before
 
 
-
 @pytest.mark.parametrize(
     "body",
     [
@@ -189,11 +188,18 @@ def test_valid_utf8_agrees_with_the_previous_algorithm(
         b"\xc3\xa9 \x1b$B$3\x1b(B " * 10,
         b"\x1b$B$3\x1b(B " * 10,
         "h\u00e9llo\x00".encode("utf-16-le") * 3000,
+        # bodies over 128 KiB, probed by their first 4 KiB first (a character across
+        # its end is no error)
+        b"\xe0\xe1 " * 50000,
+        "\u00e9".encode() * 70000,
+        b"a" * 4095 + "\u00e9".encode() + b"x" * 140000,
+        b"a" * 4095 + "\u00e9".encode() + b"x" * 140000 + b"\xff",
     ],
 )
 def test_valid_utf8_where_the_first_high_byte_lies(body: bytes) -> None:
     hint = valid_utf8(body)
     assert (None if hint is None else hint.decoded) == _valid_utf8_before(body)
+
 
 _SPACES = st.sampled_from([b"", b" ", b"\t", b"\n ", b"/", b" / "])
 _NAMES = st.sampled_from(

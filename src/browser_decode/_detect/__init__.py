@@ -19,6 +19,7 @@ WHATWG encodings only, in bounded time (docs/detection.md):
 
 from __future__ import annotations
 
+import codecs
 import math
 import re
 from collections.abc import Callable
@@ -58,6 +59,8 @@ from ._sample import (
 __all__ = ["default", "detect", "utf8_text", "valid_utf8"]
 
 _HIGH_BYTE: Final = re.compile(rb"[\x80-\xff]")
+#: Bodies larger than this are probed before valid_utf8's strict decode of them.
+_PROBE_ABOVE: Final = 128 * 1024
 
 #: Encodings that decode every byte exactly as another one does.
 _SAME_DECODER: Final[dict[str, str]] = {"gb18030": "GBK", "ISO-8859-8-I": "ISO-8859-8"}
@@ -81,8 +84,9 @@ def utf8_text(body: bytes) -> str | None:
     UTF-8 left to detection need an ASCII head (of the sample, of the first
     4 KiB), so a byte 0x80-0xFF in the first 4 KiB that lies in the sample's
     head settles them at once (the common page). A legacy body is rejected by
-    the strict decode itself, which stops at its first invalid byte: the first
-    bytes 0x80-0xFF of legacy text are almost never valid UTF-8.
+    the strict decode itself, which stops at its first invalid byte (the first
+    bytes 0x80-0xFF of legacy text are almost never valid UTF-8); a large one
+    by a decode of its first 4 KiB before that.
     """
     head_ascii = body.isascii() if len(body) <= UTF16_HEAD else body[:UTF16_HEAD].isascii()
     if head_ascii or (len(body) > WHOLE and _sample_head_end(body) <= UTF16_HEAD):
@@ -93,11 +97,7 @@ def utf8_text(body: bytes) -> str | None:
         sample_may_be_ascii = high is None or not (
             len(body) <= WHOLE or high.start() < _sample_head_end(body)
         )
-        if (
-            sample_may_be_ascii
-            and b"\x1b" in body
-            and ascii_with_iso_2022_jp_escapes(sample(body))
-        ):
+        if sample_may_be_ascii and b"\x1b" in body and ascii_with_iso_2022_jp_escapes(sample(body)):
             return None
         if high is None:
             # UTF-16 is valid UTF-8 only when all its bytes are ASCII (any byte >= 0x80
@@ -108,6 +108,11 @@ def utf8_text(body: bytes) -> str | None:
             if body.isascii():
                 return body.decode("ascii")
     try:
+        if len(body) > _PROBE_ABOVE:
+            # A body-sized buffer that large is mapped afresh for each decode (glibc's
+            # mmap threshold is 128 KiB): a legacy body is rejected by its first 4 KiB
+            # first. (An incomplete character at their end is no error: final=False.)
+            codecs.utf_8_decode(body[:UTF16_HEAD], "strict", False)
         return decode_utf8_strict(body)  # (in pieces when large: peak memory)
     except UnicodeDecodeError:
         return None
