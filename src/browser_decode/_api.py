@@ -218,9 +218,9 @@ def decode_html(
                 hint = head_scan(body, clear)
                 if hint is None:
                     # (valid_utf8's text, and the provenance every valid UTF-8 body shares)
-                    text = utf8_text(body)
-                    if text is not None:
-                        return _new_result(DecodeResult, (text, _UTF8_PROVENANCE))
+                    decoded = utf8_text(body)
+                    if decoded is not None:
+                        return _new_result(DecodeResult, (decoded, _UTF8_PROVENANCE))
                     request = Request(mime, url, default_encoding, resolve_detector(None))
                     hint = run_stages(_DETECTION, body, request)
                 return result_from_hint(body, hint)
