@@ -188,7 +188,7 @@ class Row:
         return "PASS" if self.value <= self.target else "MISS"
 
 
-def call_rows(rounds: int, sizes: list[int]) -> list[Row]:
+def call_rows(rounds: int, sizes: list[int], only: str | None = None) -> list[Row]:
     rows: list[Row] = []
     cases: list[tuple[str, str, float | None, float | None]] = [
         # encoding, declaration, target at 100 KB, target at 1 MB (ratio to the codec)
@@ -212,6 +212,8 @@ def call_rows(rounds: int, sizes: list[int]) -> list[Row]:
     for size in sizes:
         label = f"{size // 1000} KB" if size < 1_000_000 else f"{size // 1_000_000} MB"
         for name, declare, target_small, target_big in cases:
+            if only is not None and only not in f"{name}, {declare}, {label}":
+                continue
             target = target_small if size < 1_000_000 else target_big
             body, content_type = make_page(name, size, declare)
             codec = SCRIPTS[name][0]
@@ -372,11 +374,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=101)
     parser.add_argument("--quick", action="store_true", help="100 KB only, 31 rounds")
     parser.add_argument("--markdown", action="store_true")
+    parser.add_argument(
+        "--only",
+        metavar="TEXT",
+        help="only the call rows whose case holds TEXT (e.g. 'undeclared'); no other rows",
+    )
     args = parser.parse_args(argv)
     rounds = 31 if args.quick else args.rounds
     warm_heap()
     sizes = [100_000] if args.quick else [100_000, 1_000_000]
-    rows = call_rows(rounds, sizes)
+    rows = call_rows(rounds, sizes, args.only)
+    if args.only:
+        for row in rows:
+            print(f"{row.what}  {row.value:.2f}x  {row.verdict}  {row.extra}")
+        return 0
     rows += memory_ratio()
     rows.append(Row("import browser_decode", import_ms(), 40.0, unit="ms"))
     first = first_decode_ms()

@@ -175,6 +175,32 @@ def test_valid_utf8_agrees_with_the_previous_algorithm(
     assert (None if hint is None else hint.decoded) == before
 
 
+@pytest.mark.parametrize(
+    "body",
+    [
+        # a byte 0x80-0xFF in the first 4 KiB, before or after the end of the sample's
+        # head (the last boundary before 32 KiB), with and without 7-bit ISO-2022-JP
+        # in the sample (the escapes of its middle and tail)
+        b"a\n" + b"\xc3\xa9" * 10 + b"x" * 40000 + b"\n\x1b$B$3\x1b(B\n" + b"y" * 30000,
+        b"a\n" + b"\xc3\xa9" * 10 + b"x" * 40000 + b"\n" + b"y" * 30000,
+        b"a" * 5000 + b"\xc3\xa9\n" + b"x" * 40000 + b"\n\x1b$B$3\x1b(B\n" + b"y" * 30000,
+        b"a\n\xc3\xa9" + b"x" * 70000 + b"\n\x1b$B$3\x1b(B\n",
+        b"\xc3\xa9 \x1b$B$3\x1b(B " * 10,
+        b"\x1b$B$3\x1b(B " * 10,
+        "h\u00e9llo\x00".encode("utf-16-le") * 3000,
+        # bodies over 128 KiB, probed by their first 4 KiB first (a character across
+        # its end is no error)
+        b"\xe0\xe1 " * 50000,
+        "\u00e9".encode() * 70000,
+        b"a" * 4095 + "\u00e9".encode() + b"x" * 140000,
+        b"a" * 4095 + "\u00e9".encode() + b"x" * 140000 + b"\xff",
+    ],
+)
+def test_valid_utf8_where_the_first_high_byte_lies(body: bytes) -> None:
+    hint = valid_utf8(body)
+    assert (None if hint is None else hint.decoded) == _valid_utf8_before(body)
+
+
 _SPACES = st.sampled_from([b"", b" ", b"\t", b"\n ", b"/", b" / "])
 _NAMES = st.sampled_from(
     [b"charset", b"CharSet", b"content", b"http-equiv", b"name", b"a", b"=", b"=x", b"c"]

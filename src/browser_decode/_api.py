@@ -10,7 +10,7 @@ from ._bom_sniff import bom_sniff
 from ._decode_body import JSON_STAGES, XML_STAGES, BodyKind, body_kind
 from ._decoders import COUNTING, CountingDecoder
 from ._decoders._count import utf_counting
-from ._detect import default, valid_utf8
+from ._detect import default, utf8_text, valid_utf8
 from ._detect._external import DetectorArg, detection_stage, resolve_detector
 from ._extract_mime_type import MimeType, extract_mime_type, legacy_extract_an_encoding
 from ._head_scan import head_scan
@@ -215,8 +215,12 @@ def decode_html(
                 if found is not None:
                     return _result(body, *_meta_decision(found))
                 # STAGES[3:]: the head scan, valid UTF-8, then detection and the default.
-                hint = head_scan(body, clear) or valid_utf8(body)
+                hint = head_scan(body, clear)
                 if hint is None:
+                    # (valid_utf8's text, and the provenance every valid UTF-8 body shares)
+                    decoded = utf8_text(body)
+                    if decoded is not None:
+                        return _new_result(DecodeResult, (decoded, _UTF8_PROVENANCE))
                     request = Request(mime, url, default_encoding, resolve_detector(None))
                     hint = run_stages(_DETECTION, body, request)
                 return result_from_hint(body, hint)
@@ -359,3 +363,7 @@ def result_from_hint(data: bytes, hint: EncodingHint) -> DecodeResult:
 
 
 _BY_HINT: Final[dict[tuple[object, ...], Provenance]] = {}
+#: The provenance of the valid_utf8 stage's answer (the same for every such body).
+_utf8_hint = valid_utf8(b"")
+assert _utf8_hint is not None
+_UTF8_PROVENANCE: Final = _provenance(_utf8_hint, 0)

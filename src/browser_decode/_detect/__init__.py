@@ -56,11 +56,11 @@ from ._sample import (
     utf16_without_bom,
 )
 
-__all__ = ["default", "detect", "valid_utf8"]
+__all__ = ["default", "detect", "utf8_text", "valid_utf8"]
 
 _HIGH_BYTE: Final = re.compile(rb"[\x80-\xff]")
-# valid_utf8 decodes this many bytes from the first byte 0x80-0xFF before the body.
-_PROBE: Final = 1024
+#: Bodies larger than this are probed before valid_utf8's strict decode of them.
+_PROBE_ABOVE: Final = 128 * 1024
 
 #: Encodings that decode every byte exactly as another one does.
 _SAME_DECODER: Final[dict[str, str]] = {"gb18030": "GBK", "ISO-8859-8-I": "ISO-8859-8"}
@@ -72,40 +72,50 @@ def valid_utf8(body: bytes) -> EncodingHint | None:
     Two kinds of valid UTF-8 are left to :func:`detect`: 7-bit ISO-2022-JP
     (its escape sequences are ASCII) and BOM-less UTF-16 of mostly-ASCII text
     (its NULs are ASCII too).
-
-    One strict decode of the body, and a bounded look before it: both checks
-    above need an ASCII head (of the sample, of the first 4 KiB), so a byte
-    0x80-0xFF there settles them; and a piece of 1 KiB from the first such byte
-    that is not UTF-8 rejects a legacy body before any body-sized buffer is made.
     """
-    high = _HIGH_BYTE.search(body, 0, UTF16_HEAD)
-    # Where the sample may be ASCII, 7-bit ISO-2022-JP is possible.
-    sample_may_be_ascii = high is None or not (
-        len(body) <= WHOLE or high.start() < _sample_head_end(body)
-    )
-    if sample_may_be_ascii and b"\x1b" in body and ascii_with_iso_2022_jp_escapes(sample(body)):
-        return None
-    if high is None:
-        # UTF-16 is valid UTF-8 only when all its bytes are ASCII (any byte >= 0x80
-        # would need UTF-8 continuation bytes around it), so only such heads defer
-        # (utf16_without_bom reads the first UTF16_HEAD bytes only).
-        if b"\x00" in body[:UTF16_HEAD] and utf16_without_bom(body) is not None:
+    decoded = utf8_text(body)
+    return None if decoded is None else _utf8_hint(decoded)
+
+
+def utf8_text(body: bytes) -> str | None:
+    """The text of :func:`valid_utf8`, or ``None`` when it gives no hint.
+
+    One strict decode of the body, after a bounded look: both kinds of valid
+    UTF-8 left to detection need an ASCII head (of the sample, of the first
+    4 KiB), so a byte 0x80-0xFF in the first 4 KiB that lies in the sample's
+    head settles them at once (the common page). A legacy body is rejected by
+    the strict decode itself, which stops at its first invalid byte (the first
+    bytes 0x80-0xFF of legacy text are almost never valid UTF-8); a large one
+    by a decode of its first 4 KiB before that.
+    """
+    head_ascii = body.isascii() if len(body) <= UTF16_HEAD else body[:UTF16_HEAD].isascii()
+    if head_ascii or (len(body) > WHOLE and _sample_head_end(body) <= UTF16_HEAD):
+        # The sample may be ASCII, or its head end before the first byte 0x80-0xFF:
+        # where that byte is decides (rare: the plain look).
+        high = _HIGH_BYTE.search(body, 0, UTF16_HEAD)
+        # Where the sample may be ASCII, 7-bit ISO-2022-JP is possible.
+        sample_may_be_ascii = high is None or not (
+            len(body) <= WHOLE or high.start() < _sample_head_end(body)
+        )
+        if sample_may_be_ascii and b"\x1b" in body and ascii_with_iso_2022_jp_escapes(sample(body)):
             return None
-        if body.isascii():
-            return _utf8_hint(body.decode("ascii"))
-    else:
-        start = high.start()
-        try:
-            # The bytes before are ASCII: a character starts here; an incomplete one at
-            # the end of the piece is no error (final=False).
-            codecs.utf_8_decode(body[start : start + _PROBE], "strict", False)
-        except UnicodeDecodeError:
-            return None
+        if high is None:
+            # UTF-16 is valid UTF-8 only when all its bytes are ASCII (any byte >= 0x80
+            # would need UTF-8 continuation bytes around it), so only such heads defer
+            # (utf16_without_bom reads the first UTF16_HEAD bytes only).
+            if b"\x00" in body[:UTF16_HEAD] and utf16_without_bom(body) is not None:
+                return None
+            if body.isascii():
+                return body.decode("ascii")
     try:
-        decoded = decode_utf8_strict(body)  # (in pieces when large: peak memory)
+        if len(body) > _PROBE_ABOVE:
+            # A body-sized buffer that large is mapped afresh for each decode (glibc's
+            # mmap threshold is 128 KiB): a legacy body is rejected by its first 4 KiB
+            # first. (An incomplete character at their end is no error: final=False.)
+            codecs.utf_8_decode(body[:UTF16_HEAD], "strict", False)
+        return decode_utf8_strict(body)  # (in pieces when large: peak memory)
     except UnicodeDecodeError:
         return None
-    return _utf8_hint(decoded)
 
 
 def _utf8_hint(decoded: str) -> EncodingHint:
