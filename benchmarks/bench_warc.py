@@ -51,7 +51,7 @@ import uuid
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from browser_decode import Confidence, DecodeResult, Provenance, Source
 from browser_decode.warc import _archive as _warc
@@ -348,6 +348,34 @@ def timed_run(
     return seconds, cpu, sink.output(), summary.records
 
 
+def _their_text(
+    record: Any,
+    body: bytes,
+    bytes_to_str: Callable[[bytes, str], str],
+    detect_encoding: Callable[..., str | None],
+) -> tuple[str, str]:
+    """The FastWARC + resiliparse pipeline's decoding of a page: the header charset, else
+    resiliparse's detection (``<meta>`` first), else UTF-8; (encoding, text)."""
+    encoding = record.http_charset or detect_encoding(body, from_html_meta=True) or "utf-8"
+    try:
+        return encoding, bytes_to_str(body, encoding)
+    except LookupError:
+        return "utf-8", bytes_to_str(body, "utf-8")
+
+
+def _their_page(record: Any, body: bytes, encoding: str, text: str) -> dict[str, object]:
+    """The FastWARC + resiliparse pipeline's page record (what its JSON line holds)."""
+    return {
+        "url": record.headers.get("WARC-Target-URI"),
+        "record_id": record.record_id,
+        "status": record.http_headers.status_code,
+        "content_type": record.http_headers.get("Content-Type"),
+        "encoding": encoding,
+        "bytes": len(body),
+        "html": text,
+    }
+
+
 def fastwarc_resiliparse_run(path: Path) -> tuple[float, float, bytes, int] | None:
     """The FastWARC + resiliparse pipeline: read, decode, one JSON line per HTML page."""
     try:
@@ -366,23 +394,8 @@ def fastwarc_resiliparse_run(path: Path) -> tuple[float, float, bytes, int] | No
             if content_type not in ("text/html", ""):
                 continue
             body = record.reader.read()
-            charset = record.http_charset
-            encoding = charset or detect_encoding(body, from_html_meta=True) or "utf-8"
-            try:
-                text = bytes_to_str(body, encoding)
-            except LookupError:
-                encoding = "utf-8"
-                text = bytes_to_str(body, encoding)
-            page = {
-                "url": record.headers.get("WARC-Target-URI"),
-                "record_id": record.record_id,
-                "status": record.http_headers.status_code,
-                "content_type": record.http_headers.get("Content-Type"),
-                "encoding": encoding,
-                "bytes": len(body),
-                "html": text,
-            }
-            sink.write(_warc_run.to_json_line(page))
+            encoding, text = _their_text(record, body, bytes_to_str, detect_encoding)
+            sink.write(_warc_run.to_json_line(_their_page(record, body, encoding, text)))
     sink.close()
     return time.perf_counter() - started, _cpu() - cpu, sink.output(), records
 
@@ -463,26 +476,10 @@ def print_stages(path: Path, rounds: int) -> None:
                     body = record.reader.read()
                     if stage == 1:
                         continue
-                    encoding = (
-                        record.http_charset or detect_encoding(body, from_html_meta=True) or "utf-8"
-                    )
-                    try:
-                        text = bytes_to_str(body, encoding)
-                    except LookupError:
-                        encoding = "utf-8"
-                        text = bytes_to_str(body, encoding)
+                    encoding, text = _their_text(record, body, bytes_to_str, detect_encoding)
                     if stage == 2:
                         continue
-                    page = {
-                        "url": record.headers.get("WARC-Target-URI"),
-                        "record_id": record.record_id,
-                        "status": record.http_headers.status_code,
-                        "content_type": record.http_headers.get("Content-Type"),
-                        "encoding": encoding,
-                        "bytes": len(body),
-                        "html": text,
-                    }
-                    out.write(_warc_run.to_json_line(page))
+                    out.write(_warc_run.to_json_line(_their_page(record, body, encoding, text)))
 
         lines += [
             ("FastWARC: ArchiveIterator, HTTP headers", lambda: theirs(0)),
