@@ -10,8 +10,8 @@ from ._bom_sniff import bom_sniff
 from ._decode_body import JSON_STAGES, XML_STAGES, BodyKind, body_kind
 from ._decoders import COUNTING, CountingDecoder
 from ._decoders._count import utf_counting
-from ._detect import default, utf8_text, valid_utf8
-from ._detect._external import DetectorArg, detection_stage, resolve_detector
+from ._detect import default, evidence, utf8_text, valid_utf8
+from ._detect._external import BUILTIN, DetectorArg, detection_stage, resolve_detector
 from ._extract_mime_type import MimeType, extract_mime_type, legacy_extract_an_encoding
 from ._head_scan import head_scan
 from ._hint import Body, EncodingHint, Request, Stage
@@ -25,7 +25,7 @@ from ._prescan import (
     prescan_stage,
     prescan_unspelled,
 )
-from ._result import DecodeResult, Provenance
+from ._result import DecodeResult, Provenance, Source
 from ._split import PIECES_ABOVE, decode_in_pieces
 
 __all__ = ["Body", "decide", "decode_html", "result_from_hint", "run_stages", "stages_for"]
@@ -180,7 +180,7 @@ def decode_html(
         entry = _BY_CONTENT_TYPE.get(content_type)
         if entry is None:
             entry = _content_type_entry(content_type)
-        mime, stages, header = entry
+        _, stages, header = entry
         if stages:  # the HTML (and text) stages
             if body.startswith(_BOMS):
                 # BOM sniff: "If BOMEncoding is non-null ... with confidence certain"
@@ -221,14 +221,12 @@ def decode_html(
                     decoded = utf8_text(body)
                     if decoded is not None:
                         return _new_result(DecodeResult, (decoded, _UTF8_PROVENANCE))
-                    request = Request(mime, url, default_encoding, resolve_detector(None))
-                    hint = run_stages(_DETECTION, body, request)
+                    return _detected(body, url, default_encoding)
                 return result_from_hint(body, hint)
     return _decode(body, content_type, url, default_encoding, detector, "decode_html")
 
 
 _BOMS: Final = (b"\xef\xbb\xbf", b"\xfe\xff", b"\xff\xfe")
-_DETECTION: Final = STAGES[5:]
 #: ``DecodeResult(text, provenance)`` without the Python frame of the named tuple's
 #: ``__new__`` (it is ``tuple.__new__`` of the two fields).
 _new_result: Final[Callable[[type[DecodeResult], tuple[str, Provenance]], DecodeResult]] = (
@@ -296,6 +294,36 @@ def _charset_meta_decision(simple: tuple[bytes, int]) -> _Decision | None:
         _BY_CHARSET_META.clear()
     _BY_CHARSET_META[simple] = decision
     return decision
+
+
+def _detected(body: bytes, url: str | None, default_encoding: str | None) -> DecodeResult:
+    """``result_from_hint(body, run_stages(STAGES[5:], body, request))`` for the built-in
+    detector: its evidence, then the default; the answer's decoder and provenance built
+    at once (no ``Request``, no stage calls, no copy of the hint to name the detector)."""
+    hint = evidence(body, url=url, default_encoding=default_encoding).hint
+    if hint is None:
+        return result_from_hint(body, default(body, url=url, default_encoding=default_encoding))
+    if hint.source is not Source.DETECTED:
+        return result_from_hint(body, hint)  # (binary: the default, marked so)
+    # (what Detector.detect and result_from_hint make of a detected hint: no skip, no text)
+    name = hint.encoding.name
+    if len(body) > PIECES_ABOVE:
+        text, errors = decode_in_pieces(name, body, COUNTING[name])
+    else:
+        text, errors = COUNTING[name](body)
+    provenance = Provenance(
+        encoding=name,
+        source=Source.DETECTED,
+        confidence=hint.confidence,
+        label=hint.label,
+        offset=hint.offset,
+        replacements=errors,
+        score=hint.score,
+        runner_up=hint.runner_up,
+        detector=BUILTIN.name,
+        binary=hint.binary,
+    )
+    return _new_result(DecodeResult, (text, provenance))
 
 
 def _result(body: bytes, decoder: CountingDecoder, provenance: Provenance) -> DecodeResult:

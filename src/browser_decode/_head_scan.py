@@ -139,10 +139,16 @@ _HEAD_THEN_END_PATTERN: Final = (
 )
 
 
-@functools.cache
 def _head_then_end() -> re.Pattern[bytes] | None:
     """:data:`_HEAD_THEN_END_PATTERN`, compiled on first use (3.11+)."""
-    return re.compile(_HEAD_THEN_END_PATTERN) if ATOMIC == b"(?>" else None
+    if not _COMPILED:
+        _COMPILED.append(re.compile(_HEAD_THEN_END_PATTERN) if ATOMIC == b"(?>" else None)
+    return _COMPILED[0]
+
+
+#: The compiled :data:`_HEAD_THEN_END_PATTERN` once used (a list, not ``functools.cache``:
+#: a cache hit costs microseconds when the CPU caches are cold).
+_COMPILED: Final[list[re.Pattern[bytes] | None]] = []
 
 
 #: Past this many bytes, the scan first checks that "charset" is still ahead at all.
@@ -239,7 +245,7 @@ def head_scan(body: bytes, clear: bool = False) -> EncodingHint | None:
     """
     if len(body) <= PRESCAN_LIMIT:
         return None  # the prescan has seen all of it
-    if clear and (head_then_end := _head_then_end()) is not None:
+    if clear and (head_then_end := _COMPILED[0] if _COMPILED else _head_then_end()) is not None:
         # The commonest undeclared page: its head ends before byte 1024, and no <meta>
         # comes after it there. No <meta> of the head can declare (no "charset" in the
         # first 1024 bytes); once the head has ended, the loop looks for "<meta" up to

@@ -29,6 +29,7 @@ from typing import Final, NamedTuple
 from .._decoders import decode
 from .._get_an_encoding import ENCODINGS
 from .._hint import EncodingHint
+from .._prescan import ATOMIC
 from .._result import Confidence, Source
 from .._split import decode_utf8_strict
 from ._calibration import calibrated, calibrated_prefilter, calibrated_utf16
@@ -36,12 +37,14 @@ from ._hints import default_encoding_of, tld_encoding
 from ._models import SINGLE_BYTE
 from ._rank import DEFAULT_BONUS, HINT_BONUS, _Ranked, prefer, rank_candidates
 from ._sample import (
+    CONTROLS_OR_ESC,
     HEAD,
     UTF16_HEAD,
     WHOLE,
     _end_before_boundary,
     ascii_with_iso_2022_jp_escapes,
     high_bytes,
+    holds_any,
     in_sample,
     looks_binary,
     may_look_binary,
@@ -59,6 +62,15 @@ from ._sample import (
 __all__ = ["default", "detect", "utf8_text", "valid_utf8"]
 
 _HIGH_BYTE: Final = re.compile(rb"[\x80-\xff]")
+#: ASCII, then one valid UTF-8 sequence (Unicode's table 3-7 of well-formed byte
+#: sequences, which Python's strict UTF-8 decoder follows: no overlong form, surrogate
+#: or code point above U+10FFFF).
+_FIRST_UTF8: Final = re.compile(
+    ATOMIC + rb"[\x00-\x7f]*)(?:[\xc2-\xdf][\x80-\xbf]|\xe0[\xa0-\xbf][\x80-\xbf]"
+    rb"|[\xe1-\xec\xee\xef][\x80-\xbf]{2}|\xed[\x80-\x9f][\x80-\xbf]"
+    rb"|\xf0[\x90-\xbf][\x80-\xbf]{2}|[\xf1-\xf3][\x80-\xbf]{3}"
+    rb"|\xf4[\x80-\x8f][\x80-\xbf]{2})"
+)
 #: Bodies larger than this are probed before valid_utf8's strict decode of them.
 _PROBE_ABOVE: Final = 128 * 1024
 
@@ -89,6 +101,11 @@ def utf8_text(body: bytes) -> str | None:
     by a decode of its first 4 KiB before that.
     """
     head_ascii = body.isascii() if len(body) <= UTF16_HEAD else body[:UTF16_HEAD].isascii()
+    if not head_ascii and _FIRST_UTF8.match(body) is None:
+        # The first byte 0x80-0xFF (in the first 4 KiB) starts no valid UTF-8 sequence:
+        # the strict decode would fail there (legacy text, almost always), so it is
+        # not tried (an exception alone costs tens of us when the caches are cold).
+        return None
     if head_ascii or (len(body) > WHOLE and _sample_head_end(body) <= UTF16_HEAD):
         # The sample may be ASCII, or its head end before the first byte 0x80-0xFF:
         # where that byte is decides (rare: the plain look).
@@ -190,11 +207,15 @@ def evidence(
     if valid is not None:
         return Evidence(_hint("UTF-8", calibrated_prefilter(valid), None))
 
-    hinted = {
-        _SAME_DECODER.get(e.name, e.name): e
-        for e in (tld_encoding(url), default_encoding_of(default_encoding))
-        if e is not None
-    }
+    hinted = (
+        {
+            _SAME_DECODER.get(e.name, e.name): e
+            for e in (tld_encoding(url), default_encoding_of(default_encoding))
+            if e is not None
+        }
+        if url or default_encoding is not None
+        else {}  # (neither names an encoding)
+    )
     bonuses = dict.fromkeys(hinted, HINT_BONUS) if hinted else {"windows-1252": DEFAULT_BONUS}
     ranked = rank_candidates(data, high, bonuses)
     every = _tie_beyond(ranked, data, high, whole_sample) if len(data) < size else None
@@ -236,13 +257,15 @@ def _large_sample(
             joined.append(sample(body))
         return joined[0]
 
-    if in_sample(body, ranges, b"\x1b") and ascii_with_iso_2022_jp_escapes(whole_sample()):
-        return Evidence(_hint("ISO-2022-JP", calibrated_prefilter(1.0), None))
-    if may_look_binary(body, ranges) and looks_binary(whole_sample()):
-        order = utf16_text(whole_sample())
-        if order is not None:
-            return Evidence(_hint(order, calibrated_prefilter(1.0), None))
-        return Evidence(_binary(body, url, default_encoding))
+    # (text holds neither: one look for both, then each)
+    if holds_any(body, ranges, CONTROLS_OR_ESC):
+        if in_sample(body, ranges, b"\x1b") and ascii_with_iso_2022_jp_escapes(whole_sample()):
+            return Evidence(_hint("ISO-2022-JP", calibrated_prefilter(1.0), None))
+        if may_look_binary(body, ranges) and looks_binary(whole_sample()):
+            order = utf16_text(whole_sample())
+            if order is not None:
+                return Evidence(_hint(order, calibrated_prefilter(1.0), None))
+            return Evidence(_binary(body, url, default_encoding))
     # (a sample trimmed within its head holds bytes 0x80-0xFF: it is not ASCII)
     trimmed = trim_prefix(body, size, ranges[0][1])
     if trimmed is not None:
