@@ -674,8 +674,9 @@ def prescan_unspelled(data: bytes) -> tuple[Declaration | None, bool]:
     :func:`may_declare`)."""
     if data.startswith(_UTF16_XML) or data.lower().find(b"charset") >= 0:
         return prescan(data), False
-    # What prescan does then (may_declare is false): only an XML declaration can answer.
-    return get_an_xml_encoding(data), True
+    # What prescan does then (may_declare is false): only an XML declaration can answer
+    # (get_an_xml_encoding: none without "<?xml" at the start).
+    return (get_an_xml_encoding(data) if data.startswith(b"<?xml") else None), True
 
 
 def prescan_stage(body: bytes) -> EncodingHint | None:

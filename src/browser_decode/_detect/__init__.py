@@ -52,7 +52,6 @@ from ._sample import (
     non_ascii_piece,
     sample,
     sample_ranges,
-    sample_size,
     trim_prefix,
     trim_sample,
     utf16_text,
@@ -172,11 +171,15 @@ class Evidence(NamedTuple):
     distinct: int = 0
 
 
+_new_evidence: Final[Callable[[type[Evidence], tuple[object, ...]], Evidence]] = tuple.__new__
+
+
 def evidence(
     body: bytes, *, url: str | None = None, default_encoding: str | None = None
 ) -> Evidence:
     """:func:`detect`, with the margin and amount of evidence behind its score."""
-    utf16 = utf16_without_bom(body)
+    # (utf16_without_bom needs a NUL in the first UTF16_HEAD bytes: text has none)
+    utf16 = utf16_without_bom(body) if body.find(b"\x00", 0, UTF16_HEAD) >= 0 else None
     if utf16 is not None:
         return Evidence(_hint(utf16[0], calibrated_utf16(body, *utf16), None))
     if len(body) <= WHOLE:
@@ -236,7 +239,8 @@ def evidence(
         calibrated(margin, distinct),
         second.name if second is not None and second.name else None,
     )
-    return Evidence(hint, margin, len(high), distinct)
+    # (``Evidence(...)`` without the Python frame of the named tuple's ``__new__``)
+    return _new_evidence(Evidence, (hint, margin, len(high), distinct))
 
 
 def _large_sample(
@@ -249,7 +253,9 @@ def _large_sample(
     head, and escapes and controls are looked for in the sample's pieces in place.
     """
     ranges = sample_ranges(body)
-    size = sample_size(ranges)
+    (_, head_end), (middle_start, middle_end), (tail_start, tail_end) = ranges
+    # (sample_size(ranges): the pieces and the two newlines between them)
+    size = head_end + middle_end - middle_start + tail_end - tail_start + 2
     joined: list[bytes] = []
 
     def whole_sample() -> bytes:
@@ -267,7 +273,7 @@ def _large_sample(
                 return Evidence(_hint(order, calibrated_prefilter(1.0), None))
             return Evidence(_binary(body, url, default_encoding))
     # (a sample trimmed within its head holds bytes 0x80-0xFF: it is not ASCII)
-    trimmed = trim_prefix(body, size, ranges[0][1])
+    trimmed = trim_prefix(body, size, head_end)
     if trimmed is not None:
         return trimmed, size, whole_sample
     data = whole_sample()
@@ -357,13 +363,26 @@ def _binary(body: bytes, url: str | None, default_encoding: str | None) -> Encod
 
 
 def _hint(name: str, score: float, runner_up: str | None) -> EncodingHint:
-    return EncodingHint(
-        ENCODINGS[name],
-        Source.DETECTED,
-        Confidence.TENTATIVE,
-        score=round(min(max(score, 0.0), 1.0), 3),
-        runner_up=runner_up,
-    )
+    score = round(min(max(score, 0.0), 1.0), 3)
+    key = (name, score, runner_up)
+    hint = _HINTS.get(key)
+    if hint is None:
+        hint = EncodingHint(
+            ENCODINGS[name], _DETECTED, _TENTATIVE, score=score, runner_up=runner_up
+        )
+        if score > 0.0:  # (not -0.0 for 0.0, nor NaN)
+            if len(_HINTS) >= _CACHE_SIZE:
+                _HINTS.clear()
+            _HINTS[key] = hint
+    return hint
+
+
+#: (encoding, score, runner-up) -> the frozen hint of that answer (built once: a frozen
+#: dataclass costs ~20 us to build when the CPU caches are cold, a look-up a few).
+_HINTS: Final[dict[tuple[str, float, str | None], EncodingHint]] = {}
+_CACHE_SIZE: Final = 512
+_DETECTED: Final = Source.DETECTED
+_TENTATIVE: Final = Confidence.TENTATIVE
 
 
 def default(
