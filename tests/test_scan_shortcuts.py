@@ -177,11 +177,14 @@ def test_head_scan_shortcut_agrees_with_the_loop(
         first = body[:1024]
         if b"charset" in first:
             continue
-        found, clear = _prescan.prescan_unspelled(first)
+        found, lowered = _prescan.prescan_unspelled(body)
         assert found == _reference_scans.prescan(first)
+        clear = lowered is not None
         assert clear == (not _prescan.may_declare(first) and not first.startswith(b"<\x00?"))
         if clear:
+            assert lowered == body[:1028].lower()
             assert _head_scan.head_scan(body, True) == _reference_scans.head_scan(body)
+            assert _head_scan.head_scan(body, True, lowered) == _reference_scans.head_scan(body)
 
 
 _clear_head_soup = st.lists(
@@ -218,8 +221,10 @@ def test_head_scan_shortcut_at_the_1024_byte_mark(
     first = body[:1024]
     if b"charset" in first.lower():
         return
-    assert _prescan.prescan_unspelled(first) == (_reference_scans.prescan(first), True)
+    lowered = body[:1028].lower()
+    assert _prescan.prescan_unspelled(body) == (_reference_scans.prescan(first), lowered)
     assert _head_scan.head_scan(body, True) == _reference_scans.head_scan(body)
+    assert _head_scan.head_scan(body, True, lowered) == _reference_scans.head_scan(body)
 
 
 def test_head_scan_shortcut_is_taken_on_the_common_page() -> None:

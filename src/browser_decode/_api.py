@@ -200,7 +200,7 @@ def decode_html(
                 # The commonest declaration, ``<meta charset=label>`` reached by the prescan's
                 # first tokens, in one match over the body (see charset_meta), where the
                 # usual spelling of "charset" is there (memchr-fast when it is not).
-                clear = False
+                lowered = None
                 if body.find(b"charset", 0, PRESCAN_LIMIT) >= 0:
                     simple = charset_meta(body, PRESCAN_LIMIT)
                     if simple is not None:
@@ -211,11 +211,11 @@ def decode_html(
                 else:
                     # (and whether "charset" is missing in every case: the head scan's
                     # shortcut, see head_scan)
-                    found, clear = prescan_unspelled(body[:PRESCAN_LIMIT])
+                    found, lowered = prescan_unspelled(body)
                 if found is not None:
                     return _result(body, *_meta_decision(found))
                 # STAGES[3:]: the head scan, valid UTF-8, then detection and the default.
-                hint = head_scan(body, clear)
+                hint = head_scan(body, lowered is not None, lowered)
                 if hint is None:
                     # (valid_utf8's text, and the provenance every valid UTF-8 body shares)
                     decoded = utf8_text(body)

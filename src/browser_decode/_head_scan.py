@@ -237,11 +237,14 @@ def next_meta(
     raise _OutOfBytes
 
 
-def head_scan(body: bytes, clear: bool = False) -> EncodingHint | None:
+def head_scan(
+    body: bytes, clear: bool = False, lowered: bytes | None = None
+) -> EncodingHint | None:
     """Find a ``<meta>`` charset in the head beyond the 1024-byte prescan.
 
     *clear*: the caller knows that the first :data:`PRESCAN_LIMIT` bytes hold no
-    "charset" in any case (``_prescan.may_declare`` is false for them).
+    "charset" in any case (``_prescan.may_declare`` is false for them). *lowered*: the
+    first ``PRESCAN_LIMIT + 4`` bytes of *body* lower-cased, if the caller has them.
     """
     if len(body) <= PRESCAN_LIMIT:
         return None  # the prescan has seen all of it
@@ -251,8 +254,11 @@ def head_scan(body: bytes, clear: bool = False) -> EncodingHint | None:
         # first 1024 bytes); once the head has ended, the loop looks for "<meta" up to
         # byte 1024 + 4 and ends at the first "<" from byte 1024 on (see next_meta).
         ended = head_then_end.match(body, 0, PRESCAN_LIMIT)
-        if ended is not None and body[ended.end() : PRESCAN_LIMIT + 4].lower().find(b"<meta") < 0:
-            return None
+        if ended is not None:
+            if lowered is None:
+                lowered = body[: PRESCAN_LIMIT + 4].lower()
+            if lowered.find(b"<meta", ended.end()) < 0:
+                return None
     # The first part, then (if the walk runs out of bytes in it) the same step again
     # over every byte the scan may read: the walk only reads forward, so both agree on
     # whatever the first part settles.
