@@ -94,10 +94,11 @@ def utf8_text(body: bytes) -> str | None:
     One strict decode of the body, after a bounded look: both kinds of valid
     UTF-8 left to detection need an ASCII head (of the sample, of the first
     4 KiB), so a byte 0x80-0xFF in the first 4 KiB that lies in the sample's
-    head settles them at once (the common page). A legacy body is rejected by
-    the strict decode itself, which stops at its first invalid byte (the first
-    bytes 0x80-0xFF of legacy text are almost never valid UTF-8); a large one
-    by a decode of its first 4 KiB before that.
+    head settles them at once (the common page). A legacy body is rejected
+    without a decode where its first byte 0x80-0xFF (in the first 4 KiB) starts
+    no valid UTF-8 sequence (one match: the first bytes 0x80-0xFF of legacy text
+    are almost never valid UTF-8); else by the strict decode itself, which stops
+    at its first invalid byte, a large one by a decode of its first 4 KiB first.
     """
     head_ascii = body.isascii() if len(body) <= UTF16_HEAD else body[:UTF16_HEAD].isascii()
     if not head_ascii and _FIRST_UTF8.match(body) is None:
