@@ -1126,3 +1126,16 @@ def test_undeclared_detection_shortcut_agrees_with_the_stages(
         result = decode_html(body, ct, url=url, default_encoding=default_encoding)
         assert result == expected
         assert result.provenance.to_dict() == expected.provenance.to_dict()
+
+
+@pytest.mark.parametrize("repeat", [1, 400])
+def test_utf16_whose_first_nul_lies_late_in_the_head(repeat: int) -> None:
+    """evidence looks for the NUL bytes of BOM-less UTF-16 in the whole first 4 KiB before
+    calling utf16_without_bom: CJK text without ASCII first, its NULs later."""
+    from browser_decode._detect import Evidence, _hint, calibrated_utf16, evidence
+
+    body = ("日本語の文章" * 60 + " and some ascii text, " * 60).encode("utf-16-le") * repeat
+    assert b"\x00" not in body[:700] and b"\x00" in body[:4096]
+    found = utf16_without_bom(body)
+    assert found is not None and found[0] == "UTF-16LE"
+    assert evidence(body) == Evidence(_hint(found[0], calibrated_utf16(body, *found), None))
