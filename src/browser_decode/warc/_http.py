@@ -59,10 +59,16 @@ _HEX: Final = re.compile(rb"[0-9A-Fa-f]{1,16}")
 
 
 # A header line ("field-name ":" OWS field-value OWS", RFC 9112 section 5) of the
-# three fields this module reads; names are case-insensitive.
-_WANTED: Final = {
-    name.encode(): name for name in ("content-type", "transfer-encoding", "content-encoding")
-}
+# three fields this module reads; names are case-insensitive. One search finds their
+# lines only (after a LF: a header section's first line is its status line).
+_WANTED: Final = re.compile(
+    rb"\n(content-type|transfer-encoding|content-encoding)[ \t]*:([^\n]*)", re.IGNORECASE
+)
+# Field names as found (the usual spellings, and lowercase) to the lowercase name.
+_NAMES: Final = {
+    spelling.encode(): spelling.lower()
+    for spelling in ("Content-Type", "Transfer-Encoding", "Content-Encoding")
+} | {name.encode(): name for name in ("content-type", "transfer-encoding", "content-encoding")}
 
 
 class BrokenRecord(Exception):
@@ -105,21 +111,21 @@ def _split(block: bytes, start: int = 0, stop: int | None = None) -> tuple[bytes
     return block[start:end], end + sep
 
 
-def _fields(head: bytes) -> dict[str, list[str]]:
-    # Only three fields matter here; the others are never decoded.
+def _fields(head: bytes, first: bool = True) -> dict[str, list[str]]:
+    # Only three fields matter here; the others are never decoded. With *first* false,
+    # the first line is known to be no field (a status line).
     headers: dict[str, list[str]] = {}
-    for line in head.split(b"\n"):
-        name, colon, value = line.partition(b":")
-        if colon:
-            key = _WANTED.get(name.rstrip(b" \t").lower())
-            if key is not None:
-                headers.setdefault(key, []).append(isomorphic_decode(value.strip(b" \t\r")))
+    for name, value in _WANTED.findall(b"\n" + head if first else head):
+        key = _NAMES.get(name)
+        if key is None:
+            key = _NAMES[name.lower()]
+        headers.setdefault(key, []).append(isomorphic_decode(value.strip(b" \t\r")))
     return headers
 
 
 def _head_values(head: bytes) -> tuple[str | None, str | None, str | None]:
     """Content-Type, Transfer-Encoding and Content-Encoding of a header section."""
-    headers = _fields(head)
+    headers = _fields(head, first=False)  # the section starts with its status line
     return (
         _get(headers, "content-type"),
         _get(headers, "transfer-encoding"),
