@@ -423,6 +423,8 @@ class _GzipStream(_Stream):
 
     def prune(self) -> None:
         # Members wholly before the parser's place are no longer needed for rewinding.
+        if len(self.units) < 2:  # (whole members, read by member(), are never listed)
+            return
         keep = bisect.bisect_right(self.units, self.at, key=lambda unit: unit[0]) - 1
         if keep > 0:
             del self.units[:keep]
@@ -536,14 +538,15 @@ def _warc_fields(header: bytes, end: int | None = None) -> dict[str, str]:
 
 def _record(position: int, length: int, fields: dict[str, str], content_length: int) -> Record:
     """A record at *position* from its WARC fields (names in lowercase)."""
+    get = fields.get
     return Record(
-        position=position,
-        length=length,
-        type=fields.get("warc-type", "unknown"),
-        record_id=fields.get("warc-record-id"),
-        uri=fields.get("warc-target-uri"),
-        date=fields.get("warc-date"),
-        content_length=content_length,
+        position,
+        length,
+        get("warc-type", "unknown"),
+        get("warc-record-id"),
+        get("warc-target-uri"),
+        get("warc-date"),
+        content_length,
     )
 
 
