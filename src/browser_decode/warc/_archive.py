@@ -506,12 +506,11 @@ _WARC_FIELD: Final = re.compile(
     re.IGNORECASE,
 )
 # Field names as found (the usual spellings, and lowercase) to the lowercase name.
-_WARC_NAMES: Final = {
-    spelling.encode(): spelling.lower()
-    for spelling in ("WARC-Type", "WARC-Record-ID", "WARC-Target-URI", "WARC-Date", "Content-Length")
-} | {
-    name.encode(): name
-    for name in ("warc-type", "warc-record-id", "warc-target-uri", "warc-date", "content-length")
+_WARC_SPELLINGS: Final = (
+    "WARC-Type", "WARC-Record-ID", "WARC-Target-URI", "WARC-Date", "Content-Length",
+)  # fmt: skip
+_WARC_NAMES: Final = {spelling.encode(): spelling.lower() for spelling in _WARC_SPELLINGS} | {
+    spelling.lower().encode(): spelling.lower() for spelling in _WARC_SPELLINGS
 }
 
 
