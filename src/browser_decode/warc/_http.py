@@ -88,15 +88,6 @@ class HttpResponse(NamedTuple):
     payload: bytes
 
 
-def _get(headers: dict[str, list[str]], name: str) -> str | None:
-    # "To get a header name name from a header list list ... Return the values of
-    # all headers in list whose name is a byte-case-insensitive match for name,
-    # separated from each other by 0x2C 0x20, in order."
-    # -- https://fetch.spec.whatwg.org/#concept-header-list-get
-    values = headers.get(name)
-    return None if values is None else ", ".join(values)
-
-
 def _split(block: bytes, start: int = 0, stop: int | None = None) -> tuple[bytes, int]:
     """The header section of the response in ``block[start:stop]`` and where its payload starts."""
     if not block.startswith(b"HTTP/", start, stop):
@@ -111,11 +102,10 @@ def _split(block: bytes, start: int = 0, stop: int | None = None) -> tuple[bytes
     return block[start:end], end + sep
 
 
-def _fields(head: bytes, first: bool = True) -> dict[str, list[str]]:
-    # Only three fields matter here; the others are never decoded. With *first* false,
-    # the first line is known to be no field (a status line).
+def _fields(head: bytes) -> dict[str, list[str]]:
+    # Only three fields matter here; the others are never decoded.
     headers: dict[str, list[str]] = {}
-    for name, value in _WANTED.findall(b"\n" + head if first else head):
+    for name, value in _WANTED.findall(b"\n" + head):
         key = _NAMES.get(name)
         if key is None:
             key = _NAMES[name.lower()]
@@ -124,13 +114,21 @@ def _fields(head: bytes, first: bool = True) -> dict[str, list[str]]:
 
 
 def _head_values(head: bytes) -> tuple[str | None, str | None, str | None]:
-    """Content-Type, Transfer-Encoding and Content-Encoding of a header section."""
-    headers = _fields(head, first=False)  # the section starts with its status line
-    return (
-        _get(headers, "content-type"),
-        _get(headers, "transfer-encoding"),
-        _get(headers, "content-encoding"),
-    )
+    """Content-Type, Transfer-Encoding and Content-Encoding of a header section (or ``None``)."""
+    # "To get a header name name from a header list list ... Return the values of
+    # all headers in list whose name is a byte-case-insensitive match for name,
+    # separated from each other by 0x2C 0x20, in order."
+    # -- https://fetch.spec.whatwg.org/#concept-header-list-get
+    values: dict[str, str] = {}
+    for name, value in _WANTED.findall(head):  # the section starts with its status line
+        key = _NAMES.get(name)
+        if key is None:
+            key = _NAMES[name.lower()]
+        text = isomorphic_decode(value.strip(b" \t\r"))
+        previous = values.get(key)
+        values[key] = text if previous is None else f"{previous}, {text}"
+    get = values.get
+    return get("content-type"), get("transfer-encoding"), get("content-encoding")
 
 
 # A reader asks for the Content-Type of a record's first bytes (is it a page?) and then
