@@ -308,6 +308,10 @@ def test_field_readers_follow_the_field_grammar(pieces: list[bytes]) -> None:
     for name, value in _WARC_FIELD.findall(header):
         warc.setdefault(name.lower().decode(), value.decode("utf-8", "replace"))
     assert _warc_fields(header) == warc
+    # Read in place, after a version line, up to the header's end (a whole member).
+    version = b"WARC/1.1\r\n"
+    block = b"\r\n\r\nWARC-Type: block\r\nContent-Length: 1\r\n"  # after the end: not read
+    assert _warc_fields(version + header + block, len(version) + len(header)) == warc
     http: dict[str, list[str]] = {}
     for name, value in _HTTP_FIELD.findall(header):
         http.setdefault(name.lower().decode(), []).append(value.strip(b" \t\r").decode("latin-1"))
