@@ -19,6 +19,7 @@ decoded characters.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 from functools import cache
 from typing import Final
 from zlib import adler32
@@ -228,7 +229,7 @@ def half_nats(weights: tuple[float, ...]) -> bytes:
 _CHUNK: Final = 65519 // MAX_HALF_NATS
 
 
-def weigh_all(high: bytes, tables: tuple[bytes, ...]) -> list[float]:
+def weigh_all(high: bytes, tables: Sequence[bytes]) -> list[float]:
     """``[weigh(high, table) for table in tables]``, in fewer calls."""
     if len(high) <= _CHUNK:
         return [-0.5 * ((adler32(codes) & 0xFFFF) - 1) for codes in map(high.translate, tables)]

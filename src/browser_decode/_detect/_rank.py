@@ -16,7 +16,7 @@ import re
 import threading
 from collections.abc import Callable
 from functools import cache
-from operator import itemgetter, mul
+from operator import mul
 from typing import Final, NamedTuple
 
 from ._models import (
@@ -34,7 +34,7 @@ from ._models import (
     CharScorer,
     all_best_byte_table,
     ascii_packed,
-    best_byte_tables,
+    best_byte_table,
     byte_table,
     byte_tables,
     char_scorer,
@@ -130,7 +130,6 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
         around, scale = contexts(data, high, words)
         letters = words.translate(_ASCII_LOWER, _NOT_ASCII_LETTERS)
         ascii_counts = [letters.count(c) for c in range(ord("a"), ord("z") + 1)]
-    window: _Window | None = None
     any_ascii = any(ascii_counts)
     # every language's (and set of languages') ASCII score in one sum (exact, see
     # ascii_packed); a field is read out on demand
@@ -139,20 +138,6 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
 
     def ascii_score(key: str | tuple[str, ...]) -> float:
         return (0 - ((ascii_total >> shifts[key]) & ASCII_FIELD_MASK)) / 2
-
-    orders: dict[tuple[str, ...], list[tuple[float, int]]] = {}
-
-    def by_ascii(languages: tuple[str, ...]) -> list[tuple[float, int]]:
-        """(ASCII score, index) of *languages*, best first (ties in their order)."""
-        found = orders.get(languages)
-        if found is None:
-            found = sorted(
-                zip(map(ascii_score, languages), range(len(languages)), strict=True),
-                key=itemgetter(0),
-                reverse=True,
-            )
-            orders[languages] = found
-        return found
 
     ranked: list[_Ranked] = []
     bound_all = math.inf
@@ -205,78 +190,201 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
         ranked.append(_Ranked(bound_all, len(SINGLE_BYTE) + len(MULTI_BYTE), "", exact=False))
         ranked.sort(key=lambda r: (-r.score, r.rank))
         return ranked
-    penalties: dict[bytes, float] = {}
+    return _rank_single_byte(
+        high, ascii_total if any_ascii else None, around, scale, bonuses, ranked
+    )
+
+
+def _rank_single_byte(
+    high: bytes,
+    ascii_total: int | None,
+    around: bytes,
+    scale: float,
+    bonuses: dict[str, float],
+    ranked: list[_Ranked],
+) -> list[_Ranked]:
+    """*ranked* (the multi-byte candidates scored) with the single-byte candidates, all
+    best first: scored exactly down to the first whose bound cannot win (it stands in
+    for the others by its bound).
+
+    *ascii_total*: the ASCII letters' packed score (:func:`._models.ascii_packed`), or
+    ``None`` when no ASCII letter counts (every language's ASCII score is then 0).
+
+    Candidates of one script share a bound first (each byte's best weight in any of
+    them): a script the bytes do not fit is ruled out in one sum. The groups, their
+    members and the members' tables are read from one structure built on first use
+    (:func:`_script_groups`), so that a call touches few objects.
+    """
+    groups = _GROUPS or _script_groups()
     priors = _priors(bonuses)
-
-    def ascii_bound(languages: tuple[str, ...]) -> float:
-        """Each letter's best weight in any of *languages*: a bound on their scores."""
-        return ascii_score(languages) if any_ascii else 0
-
-    def expand(members: tuple[str, ...]) -> list[tuple[float, int, str]]:
-        """(minus the bound, rank, name) of each of *members*: they sort best first."""
-        return [
-            (-(weight + ascii_bound(SINGLE_BYTE[name]) + priors[name]), RANKS[name], name)
-            for weight, name in zip(
-                weigh_all(high, best_byte_tables(members)), members, strict=True
+    mask = ASCII_FIELD_MASK
+    # (each bound as it was summed before: weight + ASCII bound + prior)
+    if ascii_total is None:
+        pending = [
+            (weight + 0 + priors[group.names], group.rank, group)
+            for weight, group in zip(weigh_all(high, _GROUP_TABLES), groups, strict=True)
+        ]
+    else:
+        pending = [
+            (
+                weight
+                + (0 - ((ascii_total >> group.ascii_shift) & mask)) / 2
+                + priors[group.names],
+                group.rank,
+                group,
             )
+            for weight, group in zip(weigh_all(high, _GROUP_TABLES), groups, strict=True)
         ]
-
-    def group_bounds(
-        groups: tuple[tuple[bytes, tuple[str, ...], tuple[str, ...]], ...],
-    ) -> list[tuple[float, int, tuple[str, ...]]]:
-        """(the bound, rank of the first, members) of each of *groups*."""
-        weights = weigh_all(high, tuple(table for table, _, _ in groups))
-        return [
-            (weight + ascii_bound(languages) + priors[members], RANKS[members[0]], members)
-            for weight, (_, languages, members) in zip(weights, groups, strict=True)
-        ]
-
-    # Candidates of one script share a bound first (each byte's best weight in
-    # any of them): a script the bytes do not fit is ruled out in one sum.
-    pending = group_bounds(script_groups())
-    bounds: list[tuple[float, int, str]] = []  # expanded members, best bound first
+    # expanded members (minus the bound, rank, member, the weight of its bound): the
+    # least is the best bound
+    bounds: list[tuple[float, int, _Member, float]] = []
     top = max((r.score for r in ranked), default=-math.inf)
+    penalties: dict[bytes, float] = {}
+    window: _Window | None = None
     while True:
         best_group = max(pending, default=None)
         if best_group is None and not bounds:
             break
-        next_bound = -bounds[0][0] if bounds else -math.inf
+        following = min(bounds) if bounds else None
+        next_bound = -following[0] if following is not None else -math.inf
         group_bound = best_group[0] if best_group is not None else -math.inf
         if group_bound > next_bound and best_group is not None:
             # (also below the best so far: its best member stands in for the runner-up)
             pending.remove(best_group)
-            bounds = sorted([*bounds, *expand(best_group[2])])
+            members = best_group[2].members
+            weights = weigh_all(high, best_group[2].tables)
+            if ascii_total is None:
+                bounds += [
+                    (-(weight + 0 + priors[member.name]), member.rank, member, weight)
+                    for weight, member in zip(weights, members, strict=True)
+                ]
+            else:
+                bounds += [
+                    (
+                        -(
+                            weight
+                            + (0 - ((ascii_total >> member.ascii_shift) & mask)) / 2
+                            + priors[member.name]
+                        ),
+                        member.rank,
+                        member,
+                        weight,
+                    )
+                    for weight, member in zip(weights, members, strict=True)
+                ]
             continue
-        negative, rank, name = bounds.pop(0)
+        assert following is not None
+        bounds.remove(following)
+        negative, rank, member, weight = following
+        name = member.name
         upper = -negative
         if upper < top:
             # Not evaluated: stand in for the runner-up by their bound, so the
             # confidence is never overstated.
             ranked.append(_Ranked(upper, rank, name, exact=False))
             break
-        # the languages by their ASCII score: stop when even the best non-ASCII
-        # weights could not lift the next one above the best so far
-        ceiling = upper - priors[name] - ascii_bound(SINGLE_BYTE[name])
-        best = -math.inf
-        tables = byte_tables(name)
-        for language_ascii, index in by_ascii(SINGLE_BYTE[name]):
-            if language_ascii + ceiling < best:
-                break
-            high_score = weigh(high, tables[index])
-            best = max(best, high_score + language_ascii)
+        if member.alone:
+            # (one language: its table is the bound's)
+            best = weight + (
+                0.0 if ascii_total is None else (0 - ((ascii_total >> member.shifts[0]) & mask)) / 2
+            )
+        elif ascii_total is None:
+            # every language's ASCII score is 0: the best is the best weight
+            best = max(weigh_all(high, member.tables)) + 0.0
+        else:
+            # the best of weight + ASCII score over the languages; those whose ASCII score
+            # plus the best weights (ceiling) is below the best so far cannot beat it
+            ascii_bound = (0 - ((ascii_total >> member.ascii_shift) & mask)) / 2
+            ceiling = upper - priors[name] - ascii_bound
+            scores = [(0 - ((ascii_total >> shift) & mask)) / 2 for shift in member.shifts]
+            first = scores.index(max(scores))
+            best = weigh(high, member.tables[first]) + scores[first]
+            rest = [
+                i for i, score in enumerate(scores) if not score + ceiling < best and i != first
+            ]
+            if rest:
+                weights = weigh_all(high, tuple(member.tables[i] for i in rest))
+                best = max(best, *(w + scores[i] for w, i in zip(weights, rest, strict=True)))
         # encodings that class the present bytes (and the ASCII letters) alike get
         # the same penalties
-        classes = context_classes(name)
-        key = classes[_ASCII_CLASS : _ASCII_CLASS + 1] + high.translate(classes)
-        if key not in penalties:
+        key = member.key + high.translate(member.classes)
+        penalty = penalties.get(key)
+        if penalty is None:
             if window is None:
-                window = _window(around, scale, len(high))
-            penalties[key] = _context(name, window)
-        score = best + priors[name] + penalties[key]
+                window = _Window(around, scale)
+            penalty = penalties[key] = _context_of(member.classes, member.flags, window, None)
+        score = best + priors[name] + penalty
         ranked.append(_Ranked(score, rank, name))
         top = max(top, score)
     ranked.sort(key=lambda r: (-r.score, r.rank))
     return ranked
+
+
+class _Member(NamedTuple):
+    """A single-byte candidate as :func:`_rank_single_byte` reads it."""
+
+    name: str
+    rank: int
+    #: :func:`._models.best_byte_table`
+    table: bytes
+    #: the ASCII field (:func:`._models.ascii_packed`) of its languages' bound
+    ascii_shift: int
+    #: :func:`._models.byte_tables`: each language's
+    tables: tuple[bytes, ...]
+    #: each language's ASCII field
+    shifts: tuple[int, ...]
+    #: :func:`._models.context_classes`, its :func:`_flag_table`, and the class of ASCII
+    #: letters (the start of its key of penalties)
+    classes: bytes
+    flags: bytes
+    key: bytes
+    #: whether it has one language (whose table is then *table*)
+    alone: bool
+
+
+class _Group(NamedTuple):
+    """A script group (:func:`._models.script_groups`) as :func:`_rank_single_byte` reads it."""
+
+    names: tuple[str, ...]
+    rank: int
+    ascii_shift: int
+    members: tuple[_Member, ...]
+    #: each member's :func:`._models.best_byte_table`
+    tables: tuple[bytes, ...]
+
+
+_GROUPS: Final[list[_Group]] = []
+_GROUP_TABLES: Final[list[bytes]] = []
+
+
+def _script_groups() -> list[_Group]:
+    """:data:`_GROUPS`, built on first use."""
+    _, shifts = ascii_packed()
+    groups = []
+    for _, languages, names in script_groups():
+        members = tuple(
+            _Member(
+                name,
+                RANKS[name],
+                best_byte_table(name),
+                shifts[SINGLE_BYTE[name]],
+                byte_tables(name),
+                tuple(shifts[language] for language in SINGLE_BYTE[name]),
+                context_classes(name),
+                _flag_table(name),
+                context_classes(name)[_ASCII_CLASS : _ASCII_CLASS + 1],
+                byte_tables(name) == (best_byte_table(name),),
+            )
+            for name in names
+        )
+        groups.append(
+            _Group(
+                names, RANKS[names[0]], shifts[languages], members, tuple(m.table for m in members)
+            )
+        )
+    _GROUP_TABLES[:] = [table for table, _, _ in script_groups()]
+    _GROUPS[:] = groups
+    return _GROUPS
 
 
 class _Window:
@@ -289,13 +397,16 @@ class _Window:
     but cutting those pieces out costs more than the counts it saves.)
     """
 
-    __slots__ = ("_alnum", "_baseline", "_ones", "around", "scale")
+    __slots__ = ("_alnum", "_baseline", "_ones", "around", "given_alnum", "scale")
 
     def __init__(self, around: bytes, scale: float, alnum: bool | None = None) -> None:
         self.around = around
         self.scale = scale
         self._baseline: int | None = None
         self._alnum = alnum
+        #: whether :attr:`alnum` was given (else the classes of a non-Latin encoding
+        #: tell it: ASCII letters and digits have their own)
+        self.given_alnum = alnum is not None
         self._ones = 0
 
     @property
@@ -488,6 +599,11 @@ def _flag_table(name: str) -> bytes:
 
 
 def _context(name: str, window: _Window, baseline: int | None = None) -> float:
+    """:func:`_context_of` the classes of single-byte candidate *name*."""
+    return _context_of(context_classes(name), _flag_table(name), window, baseline)
+
+
+def _context_of(table: bytes, flag_table: bytes, window: _Window, baseline: int | None) -> float:
     """Penalties for letter cases switching mid-word and for scripts mixing.
 
     *window* holds the non-ASCII bytes with their neighbours (:class:`_Window`);
@@ -500,43 +616,49 @@ def _context(name: str, window: _Window, baseline: int | None = None) -> float:
     pattern here; the symbol ones can overlap themselves (``bytes.count`` counts
     "lslsl" once): :func:`_apart` counts them as it does.
     """
-    table = context_classes(name)
-    flags = int.from_bytes(window.around.translate(_flag_table(name)), "big")
+    flags = int.from_bytes(window.around.translate(flag_table), "big")
     ones = window.ones
-    # a non-Latin script: ASCII letters are not its own
-    script = table[0x61] == 0x61 and window.alnum
+    ascii_ = (flags >> 3) & ones  # (ASCII letters and digits in a non-Latin script only)
+    # a non-Latin script, and ASCII letters or digits in the window: they are not its own
+    # (the window holds some exactly when they have this class)
+    script = table[0x61] == 0x61 and (window.alnum if window.given_alnum else ascii_ != 0)
     penalty = 0.0
     lower, upper = flags & ones, (flags >> 1) & ones
     letter = lower | upper
     symbol = (flags >> 5) & ones
     if symbol:
+        # "asa", "lsl", "usl", "lsu", "usu", each counted on its own by bytes.count, from
+        # the left, without overlaps; only two matches of a pattern whose ends are of
+        # one class overlap (two apart: "lslsl" holds "lsl" once; see _apart), and
+        # never two of different patterns among those (the byte they share would be
+        # of two classes): the matches of those three are counted together
         symbol_next = symbol << 8
-        ascii_ = (flags >> 3) & ones
-        between = ascii_ & symbol_next & (ascii_ << 16)  # "asa"
         lower_s, upper_s = lower & symbol_next, upper & symbol_next
         lower_third, upper_third = lower << 16, upper << 16
-        # "lsl", "usl", "lsu", "usu": bytes.count counts each on its own (see _apart)
-        count = _apart(between) + sum(
-            _apart(first & last)
-            for first in (lower_s, upper_s)
-            for last in (lower_third, upper_third)
+        alike = (
+            (ascii_ & symbol_next & (ascii_ << 16))
+            | (lower_s & lower_third)
+            | (upper_s & upper_third)
         )
+        count = _apart(alike) + ((lower_s & upper_third) | (upper_s & lower_third)).bit_count()
         penalty += count * SYMBOL_IN_WORD
     switches_in_words = (lower & (upper << 8)).bit_count()  # "lu"
     mark = (flags >> 4) & ones
     space = (flags >> 2) & ones if mark or script else 0
-    if mark:
-        penalty += (space & (mark << 8)).bit_count() * STRAY_MARK  # " m"
     scale = window.scale
     if script:
-        ascii_ = (flags >> 3) & ones
-        mixed = (ascii_ & (letter << 8)).bit_count() + (letter & (ascii_ << 8)).bit_count()
-        switches = (ascii_ & (space << 8) & (letter << 16)).bit_count()  # "a l", "a u"
-        switches += (letter & (space << 8) & (ascii_ << 16)).bit_count()  # "l a", "u a"
+        # (each pattern's matches counted at bytes of one class: pairs of disjoint sets)
+        mixed = ((ascii_ & (letter << 8)) | (letter & (ascii_ << 8))).bit_count()  # "al", "la"
+        # "a l", "a u", "l a", "u a"
+        switches = (
+            (space << 8) & ((ascii_ & (letter << 16)) | (letter & (ascii_ << 16)))
+        ).bit_count()
         penalty += switches * SCRIPT_SWITCH
         if mark:
-            penalty += (ascii_ & (mark << 8)).bit_count() * STRAY_MARK  # "am"
+            penalty += ((space | ascii_) & (mark << 8)).bit_count() * STRAY_MARK  # " m", "am"
         return (penalty + switches_in_words * CASE_SWITCH + mixed * MIXED_SCRIPT) * scale
+    if mark:
+        penalty += (space & (mark << 8)).bit_count() * STRAY_MARK  # " m"
     if baseline is None:
         baseline = window.baseline
     return (penalty + (switches_in_words - baseline) * CASE_SWITCH) * scale
