@@ -190,8 +190,10 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
         ranked.append(_Ranked(bound_all, len(SINGLE_BYTE) + len(MULTI_BYTE), "", exact=False))
         ranked.sort(key=lambda r: (-r.score, r.rank))
         return ranked
+    # (the window is the sample itself where its bytes 0x80-0xFF are dense)
+    window_high = high if around is data else None
     return _rank_single_byte(
-        high, ascii_total if any_ascii else None, around, scale, bonuses, ranked
+        high, ascii_total if any_ascii else None, around, scale, window_high, bonuses, ranked
     )
 
 
@@ -200,6 +202,7 @@ def _rank_single_byte(
     ascii_total: int | None,
     around: bytes,
     scale: float,
+    window_high: bytes | None,
     bonuses: dict[str, float],
     ranked: list[_Ranked],
 ) -> list[_Ranked]:
@@ -209,6 +212,8 @@ def _rank_single_byte(
 
     *ascii_total*: the ASCII letters' packed score (:func:`._models.ascii_packed`), or
     ``None`` when no ASCII letter counts (every language's ASCII score is then 0).
+    *around*, *scale*: the window of context penalties (:func:`_window`), and
+    *window_high* its bytes 0x80-0xFF when they are known (else ``None``).
 
     Candidates of one script share a bound first (each byte's best weight in any of
     them): a script the bytes do not fit is ruled out in one sum. The groups, their
@@ -241,6 +246,7 @@ def _rank_single_byte(
     top = max((r.score for r in ranked), default=-math.inf)
     penalties: dict[bytes, float] = {}
     window: _Window | None = None
+    near: _Window | None = None  # (for encodings of other scripts: _window)
     while True:
         best_group = max(pending, default=None)
         if best_group is None and not bounds:
@@ -310,9 +316,15 @@ def _rank_single_byte(
         key = member.key + high.translate(member.classes)
         penalty = penalties.get(key)
         if penalty is None:
-            if window is None:
-                window = _Window(around, scale)
-            penalty = penalties[key] = _context_of(member.classes, member.flags, window, None)
+            if member.key != b"a":  # (a Latin encoding)
+                if window is None:
+                    window = _Window(around, scale)
+                penalty = _context_of(member.classes, member.flags, window, None)
+            else:
+                if near is None:
+                    near = _window(around, scale, window_high)
+                penalty = _context_of(member.classes, member.flags, near, None)
+            penalties[key] = penalty
         score = best + priors[name] + penalty
         ranked.append(_Ranked(score, rank, name))
         top = max(top, score)
@@ -582,8 +594,25 @@ def _best_bound(item: _Partial) -> tuple[float, int]:
     return item.bound, -item.rank
 
 
-def _window(around: bytes, scale: float, high: int) -> _Window:
-    """The window of :func:`_context` (*high*: how many bytes 0x80-0xFF it stands for)."""
+def _window(around: bytes, scale: float, high: bytes | None) -> _Window:
+    """The window of :func:`_context` for an encoding of a non-Latin script: *around*,
+    from two bytes before its first byte 0x80-0xFF to two bytes after its last one, when
+    *high* holds those bytes (in order).
+
+    In such an encoding, every pattern that :func:`_context` counts holds a byte
+    0x80-0xFF (ASCII letters and digits are of their own class) and lies within two
+    bytes of it: the penalties are those of all of *around*. (Where ASCII letters or
+    digits are all outside, none lies near a letter: the penalties of the script's
+    patterns are nil, as without any.) A dense sample starts with the page's head,
+    which holds none. (Not in a Latin encoding: there a digit before an ASCII capital
+    is a case switch, "0A", wherever it is.)
+    """
+    if high:
+        # (the first occurrence of the first one's value is the first one; same at the end)
+        start = max(around.find(high[:1]) - 2, 0)
+        end = around.rfind(high[-1:]) + 3
+        if end - start < len(around):
+            around = around[start:end]
     return _Window(around, scale)
 
 
