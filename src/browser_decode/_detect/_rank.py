@@ -14,9 +14,10 @@ import codecs
 import math
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
-from operator import mul
+from heapq import heapify, heappop
+from operator import itemgetter, mul
 from typing import Final, NamedTuple
 
 from ._models import (
@@ -223,65 +224,23 @@ def _rank_single_byte(
     groups = _GROUPS or _script_groups()
     priors = _priors(bonuses)
     mask = ASCII_FIELD_MASK
-    # (each bound as it was summed before: weight + ASCII bound + prior)
-    if ascii_total is None:
-        pending = [
-            (weight + 0 + priors[group.names], group.rank, group)
-            for weight, group in zip(weigh_all(high, _GROUP_TABLES), groups, strict=True)
-        ]
-    else:
-        pending = [
-            (
-                weight
-                + (0 - ((ascii_total >> group.ascii_shift) & mask)) / 2
-                + priors[group.names],
-                group.rank,
-                group,
-            )
-            for weight, group in zip(weigh_all(high, _GROUP_TABLES), groups, strict=True)
-        ]
-    # expanded members (minus the bound, rank, member, the weight of its bound): the
-    # least is the best bound
+    pending = _group_bounds(high, ascii_total, priors, groups, _GROUP_TABLES)
+    pending.sort()  # (the best group last)
+    # members of the groups expanded (minus the bound, rank, member, the weight of its
+    # bound), a heap: the least is the best bound
     bounds: list[tuple[float, int, _Member, float]] = []
-    top = max((r.score for r in ranked), default=-math.inf)
+    top = max(r.score for r in ranked) if ranked else -math.inf
     penalties: dict[bytes, float] = {}
     window: _Window | None = None
     near: _Window | None = None  # (for encodings of other scripts: _window)
-    while True:
-        best_group = max(pending, default=None)
-        if best_group is None and not bounds:
-            break
-        following = min(bounds) if bounds else None
-        next_bound = -following[0] if following is not None else -math.inf
-        group_bound = best_group[0] if best_group is not None else -math.inf
-        if group_bound > next_bound and best_group is not None:
+    while pending or bounds:
+        if pending and (not bounds or pending[-1][0] > -bounds[0][0]):
+            # The best group's bound is above every member's so far: its members'.
             # (also below the best so far: its best member stands in for the runner-up)
-            pending.remove(best_group)
-            members = best_group[2].members
-            weights = weigh_all(high, best_group[2].tables)
-            if ascii_total is None:
-                bounds += [
-                    (-(weight + 0 + priors[member.name]), member.rank, member, weight)
-                    for weight, member in zip(weights, members, strict=True)
-                ]
-            else:
-                bounds += [
-                    (
-                        -(
-                            weight
-                            + (0 - ((ascii_total >> member.ascii_shift) & mask)) / 2
-                            + priors[member.name]
-                        ),
-                        member.rank,
-                        member,
-                        weight,
-                    )
-                    for weight, member in zip(weights, members, strict=True)
-                ]
+            bounds += _member_bounds(high, ascii_total, priors, pending.pop()[2])
+            heapify(bounds)
             continue
-        assert following is not None
-        bounds.remove(following)
-        negative, rank, member, weight = following
+        negative, rank, member, weight = heappop(bounds)
         name = member.name
         upper = -negative
         if upper < top:
@@ -328,8 +287,69 @@ def _rank_single_byte(
         score = best + priors[name] + penalty
         ranked.append(_Ranked(score, rank, name))
         top = max(top, score)
-    ranked.sort(key=lambda r: (-r.score, r.rank))
+    # best first, ties in rank order (sorts are stable)
+    ranked.sort(key=_RANK)
+    ranked.sort(key=_SCORE, reverse=True)
     return ranked
+
+
+_SCORE: Final = itemgetter(0)
+_RANK: Final = itemgetter(1)
+
+
+def _group_bounds(
+    high: bytes,
+    ascii_total: int | None,
+    priors: dict[str | tuple[str, ...], float],
+    groups: Sequence[_Group],
+    tables: Sequence[bytes],
+) -> list[tuple[float, int, _Group]]:
+    """(the bound, rank of the first, the group) of each of *groups*, whose tables
+    (:func:`._models.script_groups`) are *tables*: each byte's best weight in any of its
+    members, the ASCII letters' best in any of their languages (:func:`_rank_single_byte`),
+    the best prior."""
+    weights = weigh_all(high, tables)
+    if ascii_total is None:
+        return [
+            (weight + 0 + priors[group.names], group.rank, group)
+            for weight, group in zip(weights, groups, strict=True)
+        ]
+    return [
+        (
+            weight
+            + (0 - ((ascii_total >> group.ascii_shift) & ASCII_FIELD_MASK)) / 2
+            + priors[group.names],
+            group.rank,
+            group,
+        )
+        for weight, group in zip(weights, groups, strict=True)
+    ]
+
+
+def _member_bounds(
+    high: bytes, ascii_total: int | None, priors: dict[str | tuple[str, ...], float], group: _Group
+) -> list[tuple[float, int, _Member, float]]:
+    """(minus the bound, rank, member, the weight of its bound) of each member of *group*
+    (as :func:`_group_bounds`, for each one alone)."""
+    weights = weigh_all(high, group.tables)
+    if ascii_total is None:
+        return [
+            (-(weight + 0 + priors[member.name]), member.rank, member, weight)
+            for weight, member in zip(weights, group.members, strict=True)
+        ]
+    return [
+        (
+            -(
+                weight
+                + (0 - ((ascii_total >> member.ascii_shift) & ASCII_FIELD_MASK)) / 2
+                + priors[member.name]
+            ),
+            member.rank,
+            member,
+            weight,
+        )
+        for weight, member in zip(weights, group.members, strict=True)
+    ]
 
 
 class _Member(NamedTuple):
@@ -372,28 +392,27 @@ _GROUP_TABLES: Final[list[bytes]] = []
 def _script_groups() -> list[_Group]:
     """:data:`_GROUPS`, built on first use."""
     _, shifts = ascii_packed()
-    groups = []
-    for _, languages, names in script_groups():
-        members = tuple(
-            _Member(
-                name,
-                RANKS[name],
-                best_byte_table(name),
-                shifts[SINGLE_BYTE[name]],
-                byte_tables(name),
-                tuple(shifts[language] for language in SINGLE_BYTE[name]),
-                context_classes(name),
-                _flag_table(name),
-                context_classes(name)[_ASCII_CLASS : _ASCII_CLASS + 1],
-                byte_tables(name) == (best_byte_table(name),),
-            )
-            for name in names
+
+    def member(name: str) -> _Member:
+        return _Member(
+            name,
+            RANKS[name],
+            best_byte_table(name),
+            shifts[SINGLE_BYTE[name]],
+            byte_tables(name),
+            tuple(shifts[language] for language in SINGLE_BYTE[name]),
+            context_classes(name),
+            _flag_table(name),
+            context_classes(name)[_ASCII_CLASS : _ASCII_CLASS + 1],
+            byte_tables(name) == (best_byte_table(name),),
         )
-        groups.append(
-            _Group(
-                names, RANKS[names[0]], shifts[languages], members, tuple(m.table for m in members)
-            )
-        )
+
+    def group(languages: tuple[str, ...], names: tuple[str, ...]) -> _Group:
+        members = tuple(map(member, names))
+        tables = tuple(m.table for m in members)
+        return _Group(names, RANKS[names[0]], shifts[languages], members, tables)
+
+    groups = [group(languages, names) for _, languages, names in script_groups()]
     _GROUP_TABLES[:] = [table for table, _, _ in script_groups()]
     _GROUPS[:] = groups
     return _GROUPS
