@@ -442,22 +442,29 @@ _WINDOW_PIECES = [b"Word", b"word", b"e", b"B", b"7", b" ", b"  ", b"<p>", b"-",
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(_WINDOW_PIECES), max_size=60).map(b"".join), st.floats(0.5, 4))
 def test_context_on_the_bytes_near_high_ones_is_context_on_all(around: bytes, scale: float) -> None:
-    """_rank._Window, and _rank._window (from two bytes before the first byte 0x80-0xFF to
-    two after the last) for the encodings of non-Latin scripts, give the context penalty
-    of the plain count over all the bytes."""
-    from browser_decode._detect._rank import _ASCII_CASES, _context, _Window, _window
+    """_rank._context over all the bytes, and over _rank._window's (from two bytes before
+    the first byte 0x80-0xFF to two after the last) for the encodings of non-Latin scripts
+    as the ranking counts them, give the context penalty of the plain count."""
+    from browser_decode._detect._rank import (
+        _ASCII_CASES,
+        _context,
+        _context_of,
+        _flag_table,
+        _window,
+    )
 
     from .test_fast_paths import _context_by_counts
 
     plain = (around, scale, around.translate(_ASCII_CASES).count(b"lu"))
-    window = _window(around, scale, high_bytes(around))
+    near, ones = _window(around, high_bytes(around))
     for name in SINGLE_BYTE:
         # as the penalty was first written: the script branch when the classes hold "a"
         alnum = b"a" in around.translate(context_classes(name))
         want = _context_by_counts(name, *plain, alnum)
-        assert _context(name, _Window(around, scale)) == want, name
+        assert _context(name, around, scale) == want, name
         if context_classes(name)[0x61] == 0x61:  # (not a Latin encoding)
-            assert _context(name, window) == want, name
+            flags = int.from_bytes(near.translate(_flag_table(name)), "big")
+            assert _context_of(flags, ones, scale, 0) == want, name
 
 
 @pytest.mark.parametrize("codec", sorted({codec for codec, _ in MULTI_BYTE.values()}))

@@ -14,7 +14,7 @@ import codecs
 import math
 import re
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from functools import cache
 from heapq import heapify, heappop
 from operator import itemgetter, mul
@@ -101,7 +101,6 @@ _ASCII_LOWER: Final = bytes(b + 0x20 if 0x41 <= b <= 0x5A else b for b in range(
 _NOT_ASCII_LETTERS: Final = bytes(
     b for b in range(256) if not (0x41 <= b <= 0x5A or 0x61 <= b <= 0x7A)
 )
-_NOT_ASCII_ALNUM: Final = bytes(b for b in range(256) if not (b < 0x80 and chr(b).isalnum()))
 _HIGH_PAIRS: Final = bytes(0x20 if b < 0x80 else ord("h") for b in range(256))
 
 
@@ -224,20 +223,51 @@ def _rank_single_byte(
     groups = _GROUPS or _script_groups()
     priors = _priors(bonuses)
     mask = ASCII_FIELD_MASK
-    pending = _group_bounds(high, ascii_total, priors, groups, _GROUP_TABLES)
+    # (each bound summed as before: weight + ASCII bound + prior)
+    pending = [
+        (
+            weight
+            + (0 if ascii_total is None else (0 - ((ascii_total >> group.ascii_shift) & mask)) / 2)
+            + priors[group.names],
+            group.rank,
+            group,
+        )
+        for weight, group in zip(weigh_all(high, _GROUP_TABLES), groups, strict=True)
+    ]
     pending.sort()  # (the best group last)
     # members of the groups expanded (minus the bound, rank, member, the weight of its
     # bound), a heap: the least is the best bound
     bounds: list[tuple[float, int, _Member, float]] = []
     top = max(r.score for r in ranked) if ranked else -math.inf
     penalties: dict[bytes, float] = {}
-    window: _Window | None = None
-    near: _Window | None = None  # (for encodings of other scripts: _window)
+    # the windows of context penalties (bytes, their ``ones``): all of *around* for Latin
+    # encodings, the bytes near those 0x80-0xFF for the others (_window); and the ASCII
+    # case switches in the first
+    whole: tuple[bytes, int] | None = None
+    near: tuple[bytes, int] | None = None
+    baseline = 0
     while pending or bounds:
         if pending and (not bounds or pending[-1][0] > -bounds[0][0]):
             # The best group's bound is above every member's so far: its members'.
             # (also below the best so far: its best member stands in for the runner-up)
-            bounds += _member_bounds(high, ascii_total, priors, pending.pop()[2])
+            group = pending.pop()[2]
+            bounds += [
+                (
+                    -(
+                        weight
+                        + (
+                            0
+                            if ascii_total is None
+                            else (0 - ((ascii_total >> member.ascii_shift) & mask)) / 2
+                        )
+                        + priors[member.name]
+                    ),
+                    member.rank,
+                    member,
+                    weight,
+                )
+                for weight, member in zip(weigh_all(high, group.tables), group.members, strict=True)
+            ]
             heapify(bounds)
             continue
         negative, rank, member, weight = heappop(bounds)
@@ -275,14 +305,21 @@ def _rank_single_byte(
         key = member.key + high.translate(member.classes)
         penalty = penalties.get(key)
         if penalty is None:
-            if member.key != b"a":  # (a Latin encoding)
-                if window is None:
-                    window = _Window(around, scale)
-                penalty = _context_of(member.classes, member.flags, window, None)
-            else:
+            if member.key == b"a":
+                # (not a Latin encoding: its ASCII letters are "a", their case switches
+                # are never counted: the baseline is nil)
                 if near is None:
-                    near = _window(around, scale, window_high)
-                penalty = _context_of(member.classes, member.flags, near, None)
+                    near = _window(around, window_high)
+                window, ones = near
+                flags = int.from_bytes(window.translate(member.flags), "big")
+                penalty = _context_of(flags, ones, scale, 0)
+            else:
+                if whole is None:
+                    whole = _window(around, None)
+                    baseline = around.translate(_ASCII_CASES).count(b"lu")
+                window, ones = whole
+                flags = int.from_bytes(window.translate(member.flags), "big")
+                penalty = _context_of(flags, ones, scale, baseline)
             penalties[key] = penalty
         score = best + priors[name] + penalty
         ranked.append(_Ranked(score, rank, name))
@@ -295,61 +332,6 @@ def _rank_single_byte(
 
 _SCORE: Final = itemgetter(0)
 _RANK: Final = itemgetter(1)
-
-
-def _group_bounds(
-    high: bytes,
-    ascii_total: int | None,
-    priors: dict[str | tuple[str, ...], float],
-    groups: Sequence[_Group],
-    tables: Sequence[bytes],
-) -> list[tuple[float, int, _Group]]:
-    """(the bound, rank of the first, the group) of each of *groups*, whose tables
-    (:func:`._models.script_groups`) are *tables*: each byte's best weight in any of its
-    members, the ASCII letters' best in any of their languages (:func:`_rank_single_byte`),
-    the best prior."""
-    weights = weigh_all(high, tables)
-    if ascii_total is None:
-        return [
-            (weight + 0 + priors[group.names], group.rank, group)
-            for weight, group in zip(weights, groups, strict=True)
-        ]
-    return [
-        (
-            weight
-            + (0 - ((ascii_total >> group.ascii_shift) & ASCII_FIELD_MASK)) / 2
-            + priors[group.names],
-            group.rank,
-            group,
-        )
-        for weight, group in zip(weights, groups, strict=True)
-    ]
-
-
-def _member_bounds(
-    high: bytes, ascii_total: int | None, priors: dict[str | tuple[str, ...], float], group: _Group
-) -> list[tuple[float, int, _Member, float]]:
-    """(minus the bound, rank, member, the weight of its bound) of each member of *group*
-    (as :func:`_group_bounds`, for each one alone)."""
-    weights = weigh_all(high, group.tables)
-    if ascii_total is None:
-        return [
-            (-(weight + 0 + priors[member.name]), member.rank, member, weight)
-            for weight, member in zip(weights, group.members, strict=True)
-        ]
-    return [
-        (
-            -(
-                weight
-                + (0 - ((ascii_total >> member.ascii_shift) & ASCII_FIELD_MASK)) / 2
-                + priors[member.name]
-            ),
-            member.rank,
-            member,
-            weight,
-        )
-        for weight, member in zip(weights, group.members, strict=True)
-    ]
 
 
 class _Member(NamedTuple):
@@ -416,50 +398,6 @@ def _script_groups() -> list[_Group]:
     _GROUP_TABLES[:] = [table for table, _, _ in script_groups()]
     _GROUPS[:] = groups
     return _GROUPS
-
-
-class _Window:
-    """The bytes that context penalties are counted in (all of *around*, which is
-    bounded: the trimmed sample where its bytes 0x80-0xFF are dense, else the words
-    around them), each counting for *scale* of them; what :func:`_context` needs of
-    them beyond an encoding's classes is computed once, when first needed.
-
-    (Counting only in the bytes near the bytes 0x80-0xFF gives the same penalties,
-    but cutting those pieces out costs more than the counts it saves.)
-    """
-
-    __slots__ = ("_alnum", "_baseline", "_ones", "around", "given_alnum", "scale")
-
-    def __init__(self, around: bytes, scale: float, alnum: bool | None = None) -> None:
-        self.around = around
-        self.scale = scale
-        self._baseline: int | None = None
-        self._alnum = alnum
-        #: whether :attr:`alnum` was given (else the classes of a non-Latin encoding
-        #: tell it: ASCII letters and digits have their own)
-        self.given_alnum = alnum is not None
-        self._ones = 0
-
-    @property
-    def baseline(self) -> int:
-        """The count of case switches ("lu") in the window's ASCII letters."""
-        if self._baseline is None:
-            self._baseline = self.around.translate(_ASCII_CASES).count(b"lu")
-        return self._baseline
-
-    @property
-    def alnum(self) -> bool:
-        """Whether the window holds an ASCII letter or digit."""
-        if self._alnum is None:
-            self._alnum = len(self.around.translate(None, _NOT_ASCII_ALNUM)) > 0
-        return self._alnum
-
-    @property
-    def ones(self) -> int:
-        """The integer whose bytes (one per byte of the window) are all 0x01."""
-        if not self._ones:
-            self._ones = int.from_bytes(b"\x01" * len(self.around), "big")
-        return self._ones
 
 
 def _bound_all(high: bytes, ascii_bound: float, bonuses: dict[str, float]) -> float:
@@ -613,18 +551,22 @@ def _best_bound(item: _Partial) -> tuple[float, int]:
     return item.bound, -item.rank
 
 
-def _window(around: bytes, scale: float, high: bytes | None) -> _Window:
-    """The window of :func:`_context` for an encoding of a non-Latin script: *around*,
-    from two bytes before its first byte 0x80-0xFF to two bytes after its last one, when
-    *high* holds those bytes (in order).
+def _window(around: bytes, high: bytes | None) -> tuple[bytes, int]:
+    """The bytes to count context penalties in, and the integer whose bytes (one per
+    byte of them) are all 0x01: all of *around*, or, for an encoding of a non-Latin
+    script, from two bytes before its first byte 0x80-0xFF to two bytes after its last
+    one, when *high* holds those bytes (in order).
 
-    In such an encoding, every pattern that :func:`_context` counts holds a byte
+    In such an encoding, every pattern that :func:`_context_of` counts holds a byte
     0x80-0xFF (ASCII letters and digits are of their own class) and lies within two
     bytes of it: the penalties are those of all of *around*. (Where ASCII letters or
     digits are all outside, none lies near a letter: the penalties of the script's
     patterns are nil, as without any.) A dense sample starts with the page's head,
     which holds none. (Not in a Latin encoding: there a digit before an ASCII capital
     is a case switch, "0A", wherever it is.)
+
+    (Counting only in the bytes near the bytes 0x80-0xFF elsewhere gives the same
+    penalties too, but cutting those pieces out costs more than the counts it saves.)
     """
     if high:
         # (the first occurrence of the first one's value is the first one; same at the end)
@@ -632,7 +574,7 @@ def _window(around: bytes, scale: float, high: bytes | None) -> _Window:
         end = around.rfind(high[-1:]) + 3
         if end - start < len(around):
             around = around[start:end]
-    return _Window(around, scale)
+    return around, int.from_bytes(b"\x01" * len(around), "big")
 
 
 #: Each class of ``context_classes`` as one bit of a byte (``bytes.translate`` of the
@@ -646,30 +588,44 @@ def _flag_table(name: str) -> bytes:
     return bytes(1 << _FLAGS[c] for c in context_classes(name))
 
 
-def _context(name: str, window: _Window, baseline: int | None = None) -> float:
-    """:func:`_context_of` the classes of single-byte candidate *name*."""
-    return _context_of(context_classes(name), _flag_table(name), window, baseline)
+def _context(
+    name: str, around: bytes, scale: float, baseline: int | None = None, alnum: bool | None = None
+) -> float:
+    """:func:`_context_of` single-byte candidate *name* over all of *around* (*baseline*:
+    its ASCII case switches, counted when ``None``; *alnum*: whether it holds ASCII
+    letters or digits, read from the classes when ``None``)."""
+    window, ones = _window(around, None)
+    flags = int.from_bytes(window.translate(_flag_table(name)), "big")
+    if baseline is None:
+        baseline = around.translate(_ASCII_CASES).count(b"lu")
+    if context_classes(name)[0x61] != 0x61:
+        alnum = False  # (a Latin encoding: ASCII letters are its own)
+    return _context_of(flags, ones, scale, baseline, alnum)
 
 
-def _context_of(table: bytes, flag_table: bytes, window: _Window, baseline: int | None) -> float:
-    """Penalties for letter cases switching mid-word and for scripts mixing.
+def _context_of(
+    flags: int, ones: int, scale: float, baseline: int, alnum: bool | None = None
+) -> float:
+    """Penalties for letter cases switching mid-word and for scripts mixing, in a window
+    of bytes (:func:`_window`: the non-ASCII bytes with their neighbours) that each
+    count for *scale* of them.
 
-    *window* holds the non-ASCII bytes with their neighbours (:class:`_Window`);
-    its ASCII case switches are the *baseline* (the window's own when ``None``).
+    *flags*: the window's bytes as one integer (a byte each, holding the bit of its
+    class in the encoding: :func:`_flag_table`); *ones*: the integer of as many bytes
+    0x01. *baseline*: the window's ASCII case switches (of a Latin encoding, which
+    the ASCII letters' own do not count against). *alnum*: whether the window holds
+    ASCII letters or digits that are not the encoding's own; ``None``: those of the
+    class of a non-Latin encoding's ASCII letters and digits (a Latin encoding has none).
 
-    Pairs and triples of classes are counted as bits: the window's bytes as one integer
-    (a byte each, holding the bit of its class: :func:`_flag_table`), a class's
-    positions are that integer shifted so its bit is bit 0 of each byte, masked; ``x``
-    followed by ``y`` is ``X & (Y << 8)``. That is ``classes.count(b"xy")`` for every
-    pattern here; the symbol ones can overlap themselves (``bytes.count`` counts
-    "lslsl" once): :func:`_apart` counts them as it does.
+    Pairs and triples of classes are counted as bits: a class's positions are *flags*
+    shifted so its bit is bit 0 of each byte, masked; ``x`` followed by ``y`` is
+    ``X & (Y << 8)``. That is ``classes.count(b"xy")`` for every pattern here; the
+    symbol ones can overlap themselves (``bytes.count`` counts "lslsl" once):
+    :func:`_apart` counts them as it does.
     """
-    flags = int.from_bytes(window.around.translate(flag_table), "big")
-    ones = window.ones
     ascii_ = (flags >> 3) & ones  # (ASCII letters and digits in a non-Latin script only)
-    # a non-Latin script, and ASCII letters or digits in the window: they are not its own
-    # (the window holds some exactly when they have this class)
-    script = table[0x61] == 0x61 and (window.alnum if window.given_alnum else ascii_ != 0)
+    # ASCII letters or digits in the window that are not the encoding's own
+    script = ascii_ != 0 if alnum is None else alnum
     penalty = 0.0
     lower, upper = flags & ones, (flags >> 1) & ones
     letter = lower | upper
@@ -693,7 +649,6 @@ def _context_of(table: bytes, flag_table: bytes, window: _Window, baseline: int 
     switches_in_words = (lower & (upper << 8)).bit_count()  # "lu"
     mark = (flags >> 4) & ones
     space = (flags >> 2) & ones if mark or script else 0
-    scale = window.scale
     if script:
         # (each pattern's matches counted at bytes of one class: pairs of disjoint sets)
         mixed = ((ascii_ & (letter << 8)) | (letter & (ascii_ << 8))).bit_count()  # "al", "la"
@@ -707,8 +662,6 @@ def _context_of(table: bytes, flag_table: bytes, window: _Window, baseline: int 
         return (penalty + switches_in_words * CASE_SWITCH + mixed * MIXED_SCRIPT) * scale
     if mark:
         penalty += (space & (mark << 8)).bit_count() * STRAY_MARK  # " m"
-    if baseline is None:
-        baseline = window.baseline
     return (penalty + (switches_in_words - baseline) * CASE_SWITCH) * scale
 
 
