@@ -120,24 +120,26 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
     Single-byte candidates that cannot beat the best are left out but one,
     whose score is then its upper bound.
     """
+    # every language's (and set of languages') ASCII score in one sum (exact, see
+    # ascii_packed), ``None`` when no ASCII letter counts (then every one is 0); a field
+    # is read out on demand
+    ascii_total: int | None = None
     if len(high) >= _MANY and len(data) <= 4 * len(high):
         # A quarter of the bytes and more are non-ASCII: no Latin-script text, so
         # no ASCII letters to tell its languages apart; they alone decide.
         around, scale = data, 1.0
-        ascii_counts = [0] * 26
     else:
         words = words_around(data)
         around, scale = contexts(data, high, words)
         letters = words.translate(_ASCII_LOWER, _NOT_ASCII_LETTERS)
         ascii_counts = [letters.count(c) for c in range(ord("a"), ord("z") + 1)]
-    any_ascii = any(ascii_counts)
-    # every language's (and set of languages') ASCII score in one sum (exact, see
-    # ascii_packed); a field is read out on demand
-    packed, shifts = ascii_packed()
-    ascii_total = sum(map(mul, ascii_counts, packed)) if any_ascii else 0
+        if any(ascii_counts):
+            ascii_total = sum(map(mul, ascii_counts, ascii_packed()[0]))
 
     def ascii_score(key: str | tuple[str, ...]) -> float:
-        return (0 - ((ascii_total >> shifts[key]) & ASCII_FIELD_MASK)) / 2
+        if ascii_total is None:
+            return 0.0  # (the field of a sum of nothing: (0 - 0) / 2)
+        return (0 - ((ascii_total >> ascii_packed()[1][key]) & ASCII_FIELD_MASK)) / 2
 
     ranked: list[_Ranked] = []
     bound_all = math.inf
@@ -192,9 +194,7 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
         return ranked
     # (the window is the sample itself where its bytes 0x80-0xFF are dense)
     window_high = high if around is data else None
-    return _rank_single_byte(
-        high, ascii_total if any_ascii else None, around, scale, window_high, bonuses, ranked
-    )
+    return _rank_single_byte(high, ascii_total, around, scale, window_high, bonuses, ranked)
 
 
 def _rank_single_byte(
