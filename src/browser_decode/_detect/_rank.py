@@ -221,7 +221,7 @@ def _rank_single_byte(
     (:func:`_script_groups`), so that a call touches few objects.
     """
     groups = _GROUPS or _script_groups()
-    priors = _priors(bonuses)
+    priors = _PRIORS_CACHE.get(tuple(bonuses.items())) or _priors(bonuses)
     mask = ASCII_FIELD_MASK
     # (each bound summed as before: weight + ASCII bound + prior)
     pending = [
@@ -738,8 +738,9 @@ _PRIORS_CACHE: dict[tuple[tuple[str, float], ...], dict[str | tuple[str, ...], f
 
 def _priors(bonuses: dict[str, float]) -> dict[str | tuple[str, ...], float]:
     """Every single-byte candidate's prior with *bonuses*, and the best of each
-    script group's (its tuple of members; a few distinct ones: cached)."""
-    key = tuple(sorted(bonuses.items()))
+    script group's (its tuple of members; a few distinct ones: cached under the
+    bonuses' items, as the hints give them)."""
+    key = tuple(bonuses.items())
     found = _PRIORS_CACHE.get(key)
     if found is None:
         found = {name: _prior(name, bonuses) for name in SINGLE_BYTE}
