@@ -284,7 +284,8 @@ def _rank_single_byte(
                 0.0 if ascii_total is None else (0 - ((ascii_total >> member.shifts[0]) & mask)) / 2
             )
         elif ascii_total is None:
-            # every language's ASCII score is 0: the best is the best weight
+            # every language's ASCII score is 0: the best is the best weight (plus that
+            # 0.0, as each weight had it added)
             best = max(weigh_all(high, member.tables)) + 0.0
         else:
             # the best of weight + ASCII score over the languages; those whose ASCII score
@@ -612,10 +613,11 @@ def _context_of(
 
     *flags*: the window's bytes as one integer (a byte each, holding the bit of its
     class in the encoding: :func:`_flag_table`); *ones*: the integer of as many bytes
-    0x01. *baseline*: the window's ASCII case switches (of a Latin encoding, which
-    the ASCII letters' own do not count against). *alnum*: whether the window holds
-    ASCII letters or digits that are not the encoding's own; ``None``: those of the
-    class of a non-Latin encoding's ASCII letters and digits (a Latin encoding has none).
+    0x01. *baseline*: the case switches ("lu") among the window's ASCII letters, which
+    are the text's own and do not count (nil where no ASCII letter has a case class).
+    *alnum*: whether the window holds ASCII letters or digits that are not the
+    encoding's own; ``None``: whether it holds bytes of the class a non-Latin encoding
+    gives them (a Latin encoding gives none).
 
     Pairs and triples of classes are counted as bits: a class's positions are *flags*
     shifted so its bit is bit 0 of each byte, masked; ``x`` followed by ``y`` is
