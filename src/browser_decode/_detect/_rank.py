@@ -42,6 +42,7 @@ from ._models import (
     context_classes,
     max_single_byte_prior,
     script_groups,
+    sub_groups,
     weigh,
     weigh_all,
 )
@@ -246,11 +247,33 @@ def _rank_single_byte(
     whole: tuple[bytes, int] | None = None
     near: tuple[bytes, int] | None = None
     baseline = 0
-    while pending or bounds:
-        if pending and (not bounds or pending[-1][0] > -bounds[0][0]):
+    # the smaller groups (._models.sub_groups) of the groups expanded without their
+    # members, the best last: one is expanded whenever its bound reaches the best
+    # member's (a member of it may tie it, of a lower rank), so that the best of
+    # *bounds* is the best of every member of the groups expanded, as if they were all
+    # there: the same ranking, with fewer sums where a smaller group's bound is below
+    smaller: list[tuple[float, int, _Group]] = []
+    while pending or bounds or smaller:
+        if smaller and (not bounds or smaller[-1][0] >= -bounds[0][0]):
+            group = smaller.pop()[2]
+        elif pending and (not bounds or pending[-1][0] > -bounds[0][0]):
             # The best group's bound is above every member's so far: its members'.
             # (also below the best so far: its best member stands in for the runner-up)
             group = pending.pop()[2]
+            if group.parts and ascii_total is None:
+                # (dense text, with no ASCII letters that count, is rarely Latin: its
+                # smaller groups are bounded first; Latin text weighs them all)
+                smaller += [
+                    (weight + 0 + priors[part.names], part.rank, part)
+                    for weight, part in zip(
+                        weigh_all(high, group.part_tables), group.parts, strict=True
+                    )
+                ]
+                smaller.sort()
+                continue
+        else:
+            group = None
+        if group is not None:
             bounds += [
                 (
                     -(
@@ -366,6 +389,9 @@ class _Group(NamedTuple):
     members: tuple[_Member, ...]
     #: each member's :func:`._models.best_byte_table`
     tables: tuple[bytes, ...]
+    #: its smaller groups (:func:`._models.sub_groups`, without parts), their tables
+    parts: tuple[_Group, ...] = ()
+    part_tables: tuple[bytes, ...] = ()
 
 
 _GROUPS: Final[list[_Group]] = []
@@ -390,12 +416,20 @@ def _script_groups() -> list[_Group]:
             byte_tables(name) == (best_byte_table(name),),
         )
 
-    def group(languages: tuple[str, ...], names: tuple[str, ...]) -> _Group:
+    def group(languages: tuple[str, ...] | None, names: tuple[str, ...]) -> _Group:
         members = tuple(map(member, names))
         tables = tuple(m.table for m in members)
-        return _Group(names, RANKS[names[0]], shifts[languages], members, tables)
+        # (a smaller group is only bounded without ASCII letters: no field of its own)
+        shift = -1 if languages is None else shifts[languages]
+        return _Group(names, RANKS[names[0]], shift, members, tables)
 
-    groups = [group(languages, names) for _, languages, names in script_groups()]
+    groups = [
+        group(languages, names)._replace(
+            parts=tuple(group(None, part) for _, part in sub_groups(names)),
+            part_tables=tuple(table for table, _ in sub_groups(names)),
+        )
+        for _, languages, names in script_groups()
+    ]
     _GROUP_TABLES[:] = [table for table, _, _ in script_groups()]
     _GROUPS[:] = groups
     return _GROUPS
@@ -748,6 +782,8 @@ def _priors(bonuses: dict[str, float]) -> dict[str | tuple[str, ...], float]:
         found = {name: _prior(name, bonuses) for name in SINGLE_BYTE}
         for _, _, members in script_groups():
             found[members] = max(found[name] for name in members)
+            for _, part in sub_groups(members):
+                found[part] = max(found[name] for name in part)
         if len(_PRIORS_CACHE) < 256:
             _PRIORS_CACHE[key] = found
     return found
