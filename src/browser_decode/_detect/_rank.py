@@ -603,9 +603,9 @@ def _window(around: bytes, high: bytes | None) -> tuple[bytes, int]:
     (Counting only in the bytes near the bytes 0x80-0xFF elsewhere gives the same
     penalties too, but cutting those pieces out costs more than the counts it saves.)
     """
+    # (the first occurrence of the first one's value is the first one; same at the end)
     first = around.find(high[:1]) if high else -1
-    if first >= 0:
-        # (the first occurrence of the first one's value is the first one; same at the end)
+    if high and first >= 0:
         start = max(first - 2, 0)
         end = around.rfind(high[-1:]) + 3
         if end - start < len(around):
