@@ -12,6 +12,10 @@
   ``weigh`` (half-nat tables, adler32) against the plain sum of the byte weights;
   ``_context`` by bits against every pattern counted by ``bytes.count``; ``_tie_beyond``
   against collecting all the bytes 0x80-0xFF first.
+* the undeclared path before ranking (cold work): the first-sequence test of ``utf8_text``
+  against Python's UTF-8 decoder, ``sample_ranges`` and its boundaries against the lists of
+  finds, the one look for controls and ESC, ``nearly_utf8``'s early rejection, and
+  ``decode_html``'s direct call of the detection against the stages.
 """
 
 from __future__ import annotations
@@ -938,3 +942,200 @@ def test_distinct_is_the_size_of_the_set(data: bytes) -> None:
     from browser_decode._detect import _distinct
 
     assert _distinct(data) == len(set(data))
+
+
+# -- the undeclared path before ranking, cold (issue 14): each shortcut against the plain way --
+
+_UTF8_PIECES = st.sampled_from(
+    [
+        b"\xc3\xa9",
+        b"\xc3",
+        b"\xa9",
+        b"\xc0\xaf",  # overlong
+        b"\xc1\xbf",
+        b"\xe0\x80\xaf",  # overlong
+        b"\xe0\xa0\x80",
+        b"\xed\x9f\xbf",
+        b"\xed\xa0\x80",  # surrogate
+        b"\xef\xbf\xbd",
+        b"\xf0\x8f\xbf\xbf",  # overlong
+        b"\xf0\x90\x80\x80",
+        b"\xf4\x8f\xbf\xbf",
+        b"\xf4\x90\x80\x80",  # above U+10FFFF
+        b"\xf5\x80\x80\x80",
+        b"\xff",
+        "приветмир".encode("cp1251"),
+        "Schöne".encode("cp1252"),
+        "日本語".encode("cp932"),
+    ]
+)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    st.binary(max_size=5000).map(lambda b: bytes(x & 0x7F for x in b)),
+    st.lists(st.one_of(_UTF8_PIECES, st.binary(max_size=4)), min_size=1, max_size=4).map(b"".join),
+)
+def test_first_utf8_sequence_is_the_decoders(ascii_head: bytes, rest: bytes) -> None:
+    """_FIRST_UTF8 matches exactly where the first byte 0x80-0xFF starts a sequence that
+    Python's strict UTF-8 decoder reads as one character; where it does not, the strict
+    decode of the body fails (so utf8_text rejects the body without it)."""
+    from browser_decode._detect import _FIRST_UTF8, utf8_text
+
+    body = ascii_head + rest
+    first = next((i for i, byte in enumerate(body) if byte >= 0x80), None)
+    if first is None:
+        return
+
+    def one_character(length: int) -> bool:
+        try:
+            return len(body[first : first + length].decode("utf-8")) == 1
+        except UnicodeDecodeError:
+            return False
+
+    valid_first = any(one_character(length) for length in (2, 3, 4))
+    assert (_FIRST_UTF8.match(body) is not None) == valid_first
+    if not valid_first:
+        with pytest.raises(UnicodeDecodeError):
+            body.decode("utf-8")
+        assert utf8_text(body) is None
+
+
+def _start_after_boundary_before(body: bytes, start: int, limit: int) -> int:
+    found = [i for i in (body.find(b, start, limit) for b in (b"\n", b" ", b"<")) if i >= 0]
+    return min(found) + 1 if found else start
+
+
+def _end_before_boundary_before(body: bytes, start: int, end: int) -> int:
+    found = [i for i in (body.rfind(b, start, end) for b in (b"\n", b" ", b"<")) if i >= 0]
+    return max(found) if found else end
+
+
+def _sample_ranges_before(body: bytes) -> tuple[tuple[int, int], ...]:
+    """sample_ranges before issue 14's cold work (a list of finds per boundary)."""
+    from browser_decode._detect._sample import HEAD, PIECE
+
+    size = len(body)
+    if size <= WHOLE:
+        return ((0, size),)
+    ranges = [(0, _end_before_boundary_before(body, 0, HEAD))]
+    for start, end in ((size // 2, size // 2 + PIECE), (size - PIECE, size)):
+        start = _start_after_boundary_before(body, start, end)
+        ranges.append((start, _end_before_boundary_before(body, start, end)))
+    return tuple(ranges)
+
+
+# Large bodies whose boundaries (newline, space, "<") are few, one kind only or none, in
+# some pieces of the sample and not in others.
+_sparse = st.lists(
+    st.one_of(
+        st.sampled_from([b"\n", b" ", b"<", b"\n \n", b"\x1b", b"\x00", b"\x01", b"\t\r\x0c"]),
+        st.sampled_from([b"x", b"\xe0\xe1", b"\x82\xa0"]).flatmap(
+            lambda unit: st.integers(1, 9000).map(lambda n: unit * n)
+        ),
+    ),
+    min_size=1,
+    max_size=40,
+).map(b"".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_sparse, st.integers(0, 70000))
+def test_sample_ranges_and_boundaries_agree_with_the_lists(body: bytes, pad: int) -> None:
+    from browser_decode._detect._sample import (
+        _CONTROLS,
+        CONTROLS_OR_ESC,
+        _end_before_boundary,
+        _start_after_boundary,
+        holds_any,
+        sample,
+        sample_ranges,
+    )
+
+    body = body + b"y" * pad + body
+    ranges = sample_ranges(body)
+    assert ranges == _sample_ranges_before(body)
+    for start, end in ((0, len(body)), (len(body) // 3, len(body) // 2), (5, 5)):
+        assert _start_after_boundary(body, start, end) == _start_after_boundary_before(
+            body, start, end
+        )
+        assert _end_before_boundary(body, start, end) == _end_before_boundary_before(
+            body, start, end
+        )
+    whole = sample(body)
+    assert holds_any(body, ranges, CONTROLS_OR_ESC) == (
+        b"\x1b" in whole or any(b in _CONTROLS for b in whole)
+    )
+
+
+_legacy_tails = st.sampled_from(
+    [b"", b"\xc3", b"\xe0\xa0", b"\xf0\x90\x80", b"\xd0", b"\xe8\xe9\xea", b"\xbf\xbf"]
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.text(alphabet=st.sampled_from("абвгдеёжАБЯя ,.<p>\n"), max_size=300).map(
+        lambda t: t.encode("cp1251")
+    ),
+    st.lists(_UTF8_PIECES, max_size=12).map(b"".join),
+    _legacy_tails,
+)
+def test_nearly_utf8_legacy_rejection_agrees(legacy: bytes, utf8: bytes, tail: bytes) -> None:
+    """nearly_utf8 rejects text with far more lead bytes than continuation bytes before
+    looking for a cut character at its end: the answer of the plain order."""
+    from browser_decode._detect._sample import nearly_utf8
+
+    for data in (legacy + utf8 + tail, utf8 + legacy + tail, utf8 + tail):
+        assert nearly_utf8(data) == _nearly_utf8_before(data)
+
+
+_undeclared = st.one_of(
+    st.text(alphabet=st.sampled_from("абвгдеёжАБЯя ,.<p>\n"), max_size=400).map(
+        lambda t: t.encode("cp1251")
+    ),
+    st.text(alphabet=st.sampled_from("日本語のテキスト、。 <p>\n"), max_size=200).map(
+        lambda t: t.encode("cp932")
+    ),
+    st.binary(max_size=600),
+    st.sampled_from([b"\x1b$B$3$s\x1b(B ok", "h\u00e9llo".encode("utf-16-le") * 40, b"plain"]),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    _undeclared,
+    st.sampled_from([b"", b"<p>ascii and more</p>\n" * 3300]),
+    st.sampled_from([None, "http://example.ru/", "http://example.jp/", ""]),
+    st.sampled_from([None, "koi8-r", "shift_jis", "bogus", ""]),
+    st.sampled_from(["text/html", None, "text/plain"]),
+)
+def test_undeclared_detection_shortcut_agrees_with_the_stages(
+    text: bytes, filler: bytes, url: str | None, default_encoding: str | None, ct: str | None
+) -> None:
+    """decode_html's undeclared path (evidence called directly, the provenance built at
+    once) gives the result of the stages (Request, detection_stage, result_from_hint),
+    also for large bodies (the sample's pieces), binary bodies and with hints."""
+    from browser_decode import decode_html
+    from browser_decode._api import decide, result_from_hint
+
+    for body in (text, filler + text + filler):
+        expected = result_from_hint(
+            body, decide(body, ct, url=url, default_encoding=default_encoding)
+        )
+        result = decode_html(body, ct, url=url, default_encoding=default_encoding)
+        assert result == expected
+        assert result.provenance.to_dict() == expected.provenance.to_dict()
+
+
+@pytest.mark.parametrize("repeat", [1, 400])
+def test_utf16_whose_first_nul_lies_late_in_the_head(repeat: int) -> None:
+    """evidence looks for the NUL bytes of BOM-less UTF-16 in the whole first 4 KiB before
+    calling utf16_without_bom: CJK text without ASCII first, its NULs later."""
+    from browser_decode._detect import Evidence, _hint, calibrated_utf16, evidence
+
+    body = ("日本語の文章" * 60 + " and some ascii text, " * 60).encode("utf-16-le") * repeat
+    assert b"\x00" not in body[:700] and b"\x00" in body[:4096]
+    found = utf16_without_bom(body)
+    assert found is not None and found[0] == "UTF-16LE"
+    assert evidence(body) == Evidence(_hint(found[0], calibrated_utf16(body, *found), None))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -177,11 +178,14 @@ def test_head_scan_shortcut_agrees_with_the_loop(
         first = body[:1024]
         if b"charset" in first:
             continue
-        found, clear = _prescan.prescan_unspelled(first)
+        found, lowered = _prescan.prescan_unspelled(body)
         assert found == _reference_scans.prescan(first)
+        clear = lowered is not None
         assert clear == (not _prescan.may_declare(first) and not first.startswith(b"<\x00?"))
         if clear:
+            assert lowered == body[:1028].lower()
             assert _head_scan.head_scan(body, True) == _reference_scans.head_scan(body)
+            assert _head_scan.head_scan(body, True, lowered) == _reference_scans.head_scan(body)
 
 
 _clear_head_soup = st.lists(
@@ -218,8 +222,10 @@ def test_head_scan_shortcut_at_the_1024_byte_mark(
     first = body[:1024]
     if b"charset" in first.lower():
         return
-    assert _prescan.prescan_unspelled(first) == (_reference_scans.prescan(first), True)
+    lowered = body[:1028].lower()
+    assert _prescan.prescan_unspelled(body) == (_reference_scans.prescan(first), lowered)
     assert _head_scan.head_scan(body, True) == _reference_scans.head_scan(body)
+    assert _head_scan.head_scan(body, True, lowered) == _reference_scans.head_scan(body)
 
 
 def test_head_scan_shortcut_is_taken_on_the_common_page() -> None:
@@ -237,5 +243,19 @@ def test_head_scan_shortcut_is_taken_on_the_common_page() -> None:
     body = head.ljust(1010) + b"<meta name=x charset=gbk>" + b"x" * 2000
     assert b"charset" not in body[:1024].lower()
     hint = _head_scan.head_scan(body, True)
+    assert hint is not None and hint.encoding.name == "GBK"
+    assert hint == _reference_scans.head_scan(body)
+
+
+@pytest.mark.parametrize("end", [1006, 1010, 1016, 1020, 1023])
+def test_head_scan_shortcut_with_a_meta_right_after_the_head(end: int) -> None:
+    """A ``<meta>`` that starts right where the head ends (before byte 1024) and declares
+    after it: the shortcut's look for "<meta" from the head's end finds it."""
+    head = b"<html><head><title>T</title>"
+    body = head + b" " * (end - len(head) - 7) + b"</head><meta name=x charset=gbk>" + b"x" * 2000
+    assert body.index(b"<meta") == end and b"charset" not in body[:1024].lower()
+    found, lowered = _prescan.prescan_unspelled(body)
+    assert found is None and lowered is not None
+    hint = _head_scan.head_scan(body, True, lowered)
     assert hint is not None and hint.encoding.name == "GBK"
     assert hint == _reference_scans.head_scan(body)

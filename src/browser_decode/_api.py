@@ -10,8 +10,8 @@ from ._bom_sniff import bom_sniff
 from ._decode_body import JSON_STAGES, XML_STAGES, BodyKind, body_kind
 from ._decoders import COUNTING, CountingDecoder
 from ._decoders._count import utf_counting
-from ._detect import default, utf8_text, valid_utf8
-from ._detect._external import DetectorArg, detection_stage, resolve_detector
+from ._detect import default, evidence, utf8_text, valid_utf8
+from ._detect._external import BUILTIN, DetectorArg, detection_stage, resolve_detector
 from ._extract_mime_type import MimeType, extract_mime_type, legacy_extract_an_encoding
 from ._head_scan import head_scan
 from ._hint import Body, EncodingHint, Request, Stage
@@ -25,7 +25,7 @@ from ._prescan import (
     prescan_stage,
     prescan_unspelled,
 )
-from ._result import DecodeResult, Provenance
+from ._result import DecodeResult, Provenance, Source
 from ._split import PIECES_ABOVE, decode_in_pieces
 
 __all__ = ["Body", "decide", "decode_html", "result_from_hint", "run_stages", "stages_for"]
@@ -180,7 +180,7 @@ def decode_html(
         entry = _BY_CONTENT_TYPE.get(content_type)
         if entry is None:
             entry = _content_type_entry(content_type)
-        mime, stages, header = entry
+        _, stages, header = entry
         if stages:  # the HTML (and text) stages
             if body.startswith(_BOMS):
                 # BOM sniff: "If BOMEncoding is non-null ... with confidence certain"
@@ -200,7 +200,7 @@ def decode_html(
                 # The commonest declaration, ``<meta charset=label>`` reached by the prescan's
                 # first tokens, in one match over the body (see charset_meta), where the
                 # usual spelling of "charset" is there (memchr-fast when it is not).
-                clear = False
+                lowered = None
                 if body.find(b"charset", 0, PRESCAN_LIMIT) >= 0:
                     simple = charset_meta(body, PRESCAN_LIMIT)
                     if simple is not None:
@@ -211,24 +211,22 @@ def decode_html(
                 else:
                     # (and whether "charset" is missing in every case: the head scan's
                     # shortcut, see head_scan)
-                    found, clear = prescan_unspelled(body[:PRESCAN_LIMIT])
+                    found, lowered = prescan_unspelled(body)
                 if found is not None:
                     return _result(body, *_meta_decision(found))
                 # STAGES[3:]: the head scan, valid UTF-8, then detection and the default.
-                hint = head_scan(body, clear)
+                hint = head_scan(body, lowered is not None, lowered)
                 if hint is None:
                     # (valid_utf8's text, and the provenance every valid UTF-8 body shares)
                     decoded = utf8_text(body)
                     if decoded is not None:
                         return _new_result(DecodeResult, (decoded, _UTF8_PROVENANCE))
-                    request = Request(mime, url, default_encoding, resolve_detector(None))
-                    hint = run_stages(_DETECTION, body, request)
+                    return _detected(body, url, default_encoding)
                 return result_from_hint(body, hint)
     return _decode(body, content_type, url, default_encoding, detector, "decode_html")
 
 
 _BOMS: Final = (b"\xef\xbb\xbf", b"\xfe\xff", b"\xff\xfe")
-_DETECTION: Final = STAGES[5:]
 #: ``DecodeResult(text, provenance)`` without the Python frame of the named tuple's
 #: ``__new__`` (it is ``tuple.__new__`` of the two fields).
 _new_result: Final[Callable[[type[DecodeResult], tuple[str, Provenance]], DecodeResult]] = (
@@ -296,6 +294,51 @@ def _charset_meta_decision(simple: tuple[bytes, int]) -> _Decision | None:
         _BY_CHARSET_META.clear()
     _BY_CHARSET_META[simple] = decision
     return decision
+
+
+def _detected(body: bytes, url: str | None, default_encoding: str | None) -> DecodeResult:
+    """``result_from_hint(body, run_stages(STAGES[5:], body, request))`` for the built-in
+    detector: its evidence, then the default; the answer's decoder and provenance built
+    at once (no ``Request``, no stage calls, no copy of the hint to name the detector)."""
+    hint = evidence(body, url=url, default_encoding=default_encoding).hint
+    if hint is None:
+        return result_from_hint(body, default(body, url=url, default_encoding=default_encoding))
+    if hint.source is not _DETECTED:
+        return result_from_hint(body, hint)  # (binary: the default, marked so)
+    # (what Detector.detect and result_from_hint make of a detected hint: no skip, no text;
+    # evidence's detected hints differ in encoding, score and runner-up only)
+    name, score, runner_up = hint.encoding.name, hint.score, hint.runner_up
+    if len(body) > PIECES_ABOVE:
+        text, errors = decode_in_pieces(name, body, COUNTING[name])
+    else:
+        text, errors = COUNTING[name](body)
+    key = (name, score, runner_up)
+    provenance = None if errors else _BY_DETECTION.get(key)
+    if provenance is None:
+        provenance = Provenance(
+            encoding=name,
+            source=_DETECTED,
+            confidence=hint.confidence,
+            label=hint.label,
+            offset=hint.offset,
+            replacements=errors,
+            score=score,
+            runner_up=runner_up,
+            detector=BUILTIN.name,
+            binary=hint.binary,
+        )
+        if not errors and score is not None and score > 0.0:  # (not -0.0 for 0.0)
+            if len(_BY_DETECTION) >= _CACHE_SIZE:
+                _BY_DETECTION.clear()
+            _BY_DETECTION[key] = provenance
+    return _new_result(DecodeResult, (text, provenance))
+
+
+_DETECTED: Final = Source.DETECTED
+#: (encoding, score, runner-up) of a detected answer -> the provenance of its text when it
+#: has no errors (a frozen value: one object serves every such result; a frozen dataclass
+#: costs ~20 us to build when the CPU caches are cold, a look-up a few).
+_BY_DETECTION: Final[dict[tuple[str, float | None, str | None], Provenance]] = {}
 
 
 def _result(body: bytes, decoder: CountingDecoder, provenance: Provenance) -> DecodeResult:

@@ -139,10 +139,16 @@ _HEAD_THEN_END_PATTERN: Final = (
 )
 
 
-@functools.cache
 def _head_then_end() -> re.Pattern[bytes] | None:
     """:data:`_HEAD_THEN_END_PATTERN`, compiled on first use (3.11+)."""
-    return re.compile(_HEAD_THEN_END_PATTERN) if ATOMIC == b"(?>" else None
+    if not _COMPILED:
+        _COMPILED.append(re.compile(_HEAD_THEN_END_PATTERN) if ATOMIC == b"(?>" else None)
+    return _COMPILED[0]
+
+
+#: The compiled :data:`_HEAD_THEN_END_PATTERN` once used (a list, not ``functools.cache``:
+#: a cache hit costs microseconds when the CPU caches are cold).
+_COMPILED: Final[list[re.Pattern[bytes] | None]] = []
 
 
 #: Past this many bytes, the scan first checks that "charset" is still ahead at all.
@@ -231,22 +237,28 @@ def next_meta(
     raise _OutOfBytes
 
 
-def head_scan(body: bytes, clear: bool = False) -> EncodingHint | None:
+def head_scan(
+    body: bytes, clear: bool = False, lowered: bytes | None = None
+) -> EncodingHint | None:
     """Find a ``<meta>`` charset in the head beyond the 1024-byte prescan.
 
     *clear*: the caller knows that the first :data:`PRESCAN_LIMIT` bytes hold no
-    "charset" in any case (``_prescan.may_declare`` is false for them).
+    "charset" in any case (``_prescan.may_declare`` is false for them). *lowered*: the
+    first ``PRESCAN_LIMIT + 4`` bytes of *body* lower-cased, if the caller has them.
     """
     if len(body) <= PRESCAN_LIMIT:
         return None  # the prescan has seen all of it
-    if clear and (head_then_end := _head_then_end()) is not None:
+    if clear and (head_then_end := _COMPILED[0] if _COMPILED else _head_then_end()) is not None:
         # The commonest undeclared page: its head ends before byte 1024, and no <meta>
         # comes after it there. No <meta> of the head can declare (no "charset" in the
         # first 1024 bytes); once the head has ended, the loop looks for "<meta" up to
         # byte 1024 + 4 and ends at the first "<" from byte 1024 on (see next_meta).
         ended = head_then_end.match(body, 0, PRESCAN_LIMIT)
-        if ended is not None and body[ended.end() : PRESCAN_LIMIT + 4].lower().find(b"<meta") < 0:
-            return None
+        if ended is not None:
+            if lowered is None:
+                lowered = body[: PRESCAN_LIMIT + 4].lower()
+            if lowered.find(b"<meta", ended.end()) < 0:
+                return None
     # The first part, then (if the walk runs out of bytes in it) the same step again
     # over every byte the scan may read: the walk only reads forward, so both agree on
     # whatever the first part settles.

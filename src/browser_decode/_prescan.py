@@ -668,14 +668,19 @@ def prescan_rest(data: bytes) -> Declaration | None:
         return get_an_xml_encoding(data)
 
 
-def prescan_unspelled(data: bytes) -> tuple[Declaration | None, bool]:
-    """:func:`prescan` of *data* where the caller found no ``b"charset"``; and whether
-    *data* holds "charset" in no case at all (then no ``<meta>`` in it declares: see
-    :func:`may_declare`)."""
-    if data.startswith(_UTF16_XML) or data.lower().find(b"charset") >= 0:
-        return prescan(data), False
-    # What prescan does then (may_declare is false): only an XML declaration can answer.
-    return get_an_xml_encoding(data), True
+def prescan_unspelled(body: bytes) -> tuple[Declaration | None, bytes | None]:
+    """:func:`prescan` of the first :data:`PRESCAN_LIMIT` bytes of *body*, where the caller
+    found no ``b"charset"`` in them; and, where they hold "charset" in no case at all (then
+    no ``<meta>`` in them declares: see :func:`may_declare`), the first ``PRESCAN_LIMIT +
+    4`` bytes of *body* lower-cased (the head scan looks for "<meta" in them), else ``None``.
+    """
+    lowered = body[: PRESCAN_LIMIT + 4].lower()
+    if body.startswith(_UTF16_XML) or lowered.find(b"charset", 0, PRESCAN_LIMIT) >= 0:
+        return prescan(body[:PRESCAN_LIMIT]), None
+    # What prescan does then (may_declare is false): only an XML declaration can answer
+    # (get_an_xml_encoding: none without "<?xml" at the start).
+    found = get_an_xml_encoding(body[:PRESCAN_LIMIT]) if body.startswith(b"<?xml") else None
+    return found, lowered
 
 
 def prescan_stage(body: bytes) -> EncodingHint | None:

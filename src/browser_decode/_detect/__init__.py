@@ -28,6 +28,7 @@ from typing import Final, NamedTuple
 from .._decoders import decode
 from .._get_an_encoding import ENCODINGS
 from .._hint import EncodingHint
+from .._prescan import ATOMIC
 from .._result import Confidence, Source
 from .._split import decode_utf8_strict
 from ._calibration import calibrated, calibrated_prefilter, calibrated_utf16
@@ -35,12 +36,14 @@ from ._hints import default_encoding_of, tld_encoding
 from ._models import SINGLE_BYTE
 from ._rank import DEFAULT_BONUS, HINT_BONUS, _Ranked, prefer, rank_candidates
 from ._sample import (
+    CONTROLS_OR_ESC,
     HEAD,
     UTF16_HEAD,
     WHOLE,
     _end_before_boundary,
     ascii_with_iso_2022_jp_escapes,
     high_bytes,
+    holds_any,
     in_sample,
     looks_binary,
     may_look_binary,
@@ -48,7 +51,6 @@ from ._sample import (
     non_ascii_piece,
     sample,
     sample_ranges,
-    sample_size,
     trim_prefix,
     trim_sample,
     utf16_text,
@@ -58,6 +60,15 @@ from ._sample import (
 __all__ = ["default", "detect", "utf8_text", "valid_utf8"]
 
 _HIGH_BYTE: Final = re.compile(rb"[\x80-\xff]")
+#: ASCII, then one valid UTF-8 sequence (Unicode's table 3-7 of well-formed byte
+#: sequences, which Python's strict UTF-8 decoder follows: no overlong form, surrogate
+#: or code point above U+10FFFF).
+_FIRST_UTF8: Final = re.compile(
+    ATOMIC + rb"[\x00-\x7f]*)(?:[\xc2-\xdf][\x80-\xbf]|\xe0[\xa0-\xbf][\x80-\xbf]"
+    rb"|[\xe1-\xec\xee\xef][\x80-\xbf]{2}|\xed[\x80-\x9f][\x80-\xbf]"
+    rb"|\xf0[\x90-\xbf][\x80-\xbf]{2}|[\xf1-\xf3][\x80-\xbf]{3}"
+    rb"|\xf4[\x80-\x8f][\x80-\xbf]{2})"
+)
 #: Bodies larger than this are probed before valid_utf8's strict decode of them.
 _PROBE_ABOVE: Final = 128 * 1024
 
@@ -82,12 +93,18 @@ def utf8_text(body: bytes) -> str | None:
     One strict decode of the body, after a bounded look: both kinds of valid
     UTF-8 left to detection need an ASCII head (of the sample, of the first
     4 KiB), so a byte 0x80-0xFF in the first 4 KiB that lies in the sample's
-    head settles them at once (the common page). A legacy body is rejected by
-    the strict decode itself, which stops at its first invalid byte (the first
-    bytes 0x80-0xFF of legacy text are almost never valid UTF-8); a large one
-    by a decode of its first 4 KiB before that.
+    head settles them at once (the common page). A legacy body is rejected
+    without a decode where its first byte 0x80-0xFF (in the first 4 KiB) starts
+    no valid UTF-8 sequence (one match: the first bytes 0x80-0xFF of legacy text
+    are almost never valid UTF-8); else by the strict decode itself, which stops
+    at its first invalid byte, a large one by a decode of its first 4 KiB first.
     """
     head_ascii = body.isascii() if len(body) <= UTF16_HEAD else body[:UTF16_HEAD].isascii()
+    if not head_ascii and _FIRST_UTF8.match(body) is None:
+        # The first byte 0x80-0xFF (in the first 4 KiB) starts no valid UTF-8 sequence:
+        # the strict decode would fail there (legacy text, almost always), so it is
+        # not tried (an exception alone costs tens of us when the caches are cold).
+        return None
     if head_ascii or (len(body) > WHOLE and _sample_head_end(body) <= UTF16_HEAD):
         # The sample may be ASCII, or its head end before the first byte 0x80-0xFF:
         # where that byte is decides (rare: the plain look).
@@ -154,11 +171,15 @@ class Evidence(NamedTuple):
     distinct: int = 0
 
 
+_new_evidence: Final[Callable[[type[Evidence], tuple[object, ...]], Evidence]] = tuple.__new__
+
+
 def evidence(
     body: bytes, *, url: str | None = None, default_encoding: str | None = None
 ) -> Evidence:
     """:func:`detect`, with the margin and amount of evidence behind its score."""
-    utf16 = utf16_without_bom(body)
+    # (utf16_without_bom needs a NUL in the first UTF16_HEAD bytes: text has none)
+    utf16 = utf16_without_bom(body) if body.find(b"\x00", 0, UTF16_HEAD) >= 0 else None
     if utf16 is not None:
         return Evidence(_hint(utf16[0], calibrated_utf16(body, *utf16), None))
     if len(body) <= WHOLE:
@@ -189,11 +210,15 @@ def evidence(
     if valid is not None:
         return Evidence(_hint("UTF-8", calibrated_prefilter(valid), None))
 
-    hinted = {
-        _SAME_DECODER.get(e.name, e.name): e
-        for e in (tld_encoding(url), default_encoding_of(default_encoding))
-        if e is not None
-    }
+    hinted = (
+        {
+            _SAME_DECODER.get(e.name, e.name): e
+            for e in (tld_encoding(url), default_encoding_of(default_encoding))
+            if e is not None
+        }
+        if url or default_encoding is not None
+        else {}  # (neither names an encoding)
+    )
     bonuses = dict.fromkeys(hinted, HINT_BONUS) if hinted else {"windows-1252": DEFAULT_BONUS}
     ranked = rank_candidates(data, high, bonuses)
     every = _tie_beyond(ranked, data, high, whole_sample) if len(data) < size else None
@@ -214,7 +239,8 @@ def evidence(
         calibrated(margin, distinct),
         second.name if second is not None and second.name else None,
     )
-    return Evidence(hint, margin, len(high), distinct)
+    # (``Evidence(...)`` without the Python frame of the named tuple's ``__new__``)
+    return _new_evidence(Evidence, (hint, margin, len(high), distinct))
 
 
 def _large_sample(
@@ -227,7 +253,9 @@ def _large_sample(
     head, and escapes and controls are looked for in the sample's pieces in place.
     """
     ranges = sample_ranges(body)
-    size = sample_size(ranges)
+    (_, head_end), (middle_start, middle_end), (tail_start, tail_end) = ranges
+    # (sample_size(ranges): the pieces and the two newlines between them)
+    size = head_end + middle_end - middle_start + tail_end - tail_start + 2
     joined: list[bytes] = []
 
     def whole_sample() -> bytes:
@@ -235,15 +263,17 @@ def _large_sample(
             joined.append(sample(body))
         return joined[0]
 
-    if in_sample(body, ranges, b"\x1b") and ascii_with_iso_2022_jp_escapes(whole_sample()):
-        return Evidence(_hint("ISO-2022-JP", calibrated_prefilter(1.0), None))
-    if may_look_binary(body, ranges) and looks_binary(whole_sample()):
-        order = utf16_text(whole_sample())
-        if order is not None:
-            return Evidence(_hint(order, calibrated_prefilter(1.0), None))
-        return Evidence(_binary(body, url, default_encoding))
+    # (text holds neither: one look for both, then each)
+    if holds_any(body, ranges, CONTROLS_OR_ESC):
+        if in_sample(body, ranges, b"\x1b") and ascii_with_iso_2022_jp_escapes(whole_sample()):
+            return Evidence(_hint("ISO-2022-JP", calibrated_prefilter(1.0), None))
+        if may_look_binary(body, ranges) and looks_binary(whole_sample()):
+            order = utf16_text(whole_sample())
+            if order is not None:
+                return Evidence(_hint(order, calibrated_prefilter(1.0), None))
+            return Evidence(_binary(body, url, default_encoding))
     # (a sample trimmed within its head holds bytes 0x80-0xFF: it is not ASCII)
-    trimmed = trim_prefix(body, size, ranges[0][1])
+    trimmed = trim_prefix(body, size, head_end)
     if trimmed is not None:
         return trimmed, size, whole_sample
     data = whole_sample()
@@ -342,13 +372,26 @@ def _binary(body: bytes, url: str | None, default_encoding: str | None) -> Encod
 
 
 def _hint(name: str, score: float, runner_up: str | None) -> EncodingHint:
-    return EncodingHint(
-        ENCODINGS[name],
-        Source.DETECTED,
-        Confidence.TENTATIVE,
-        score=round(min(max(score, 0.0), 1.0), 3),
-        runner_up=runner_up,
-    )
+    score = round(min(max(score, 0.0), 1.0), 3)
+    key = (name, score, runner_up)
+    hint = _HINTS.get(key)
+    if hint is None:
+        hint = EncodingHint(
+            ENCODINGS[name], _DETECTED, _TENTATIVE, score=score, runner_up=runner_up
+        )
+        if score > 0.0:  # (not -0.0 for 0.0, nor NaN)
+            if len(_HINTS) >= _CACHE_SIZE:
+                _HINTS.clear()
+            _HINTS[key] = hint
+    return hint
+
+
+#: (encoding, score, runner-up) -> the frozen hint of that answer (built once: a frozen
+#: dataclass costs ~20 us to build when the CPU caches are cold, a look-up a few).
+_HINTS: Final[dict[tuple[str, float, str | None], EncodingHint]] = {}
+_CACHE_SIZE: Final = 512
+_DETECTED: Final = Source.DETECTED
+_TENTATIVE: Final = Confidence.TENTATIVE
 
 
 def default(

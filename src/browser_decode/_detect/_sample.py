@@ -42,7 +42,6 @@ _SAFE_CUT: Final = re.compile(rb"[\x00-\x2f]")
 #: ``bytes.translate`` table: markup characters -> space, so that tags are not
 #: part of the words of the text ("<p>Sch\xf6ne" is the word "Sch\xf6ne").
 _MARKUP_TO_SPACE: Final = bytes(0x20 if chr(b) in '<>/="' else b for b in range(256))
-_BOUNDARIES: Final = (b"\n", b" ", b"<")
 _ISO_2022_JP_ESCAPES: Final = (b"\x1b$B", b"\x1b$@", b"\x1b(J", b"\x1b(I")
 _BAD_UTF16: Final = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ufffd]")
 _UTF8_FFFD: Final = b"\xef\xbf\xbd"
@@ -53,14 +52,27 @@ _UTF8_CLASSES: Final = bytes(
 )
 
 
+#: ``position & _FOUND`` is *position* when it is one (>= 0, any body's), large when it is
+#: -1 (``find`` found nothing): the first of several places is their ``min`` at once.
+_FOUND: Final = (1 << 62) - 1
+
+
 def _start_after_boundary(body: bytes, start: int, limit: int) -> int:
-    found = [i for i in (body.find(b, start, limit) for b in _BOUNDARIES) if i >= 0]
-    return min(found) + 1 if found else start
+    """After the first boundary (newline, space or ``<``) in ``body[start:limit]``, else *start*."""
+    find = body.find
+    found = min(
+        find(b"\n", start, limit) & _FOUND,
+        find(b" ", start, limit) & _FOUND,
+        find(b"<", start, limit) & _FOUND,
+    )
+    return start if found == _FOUND else found + 1
 
 
 def _end_before_boundary(body: bytes, start: int, end: int) -> int:
-    found = [i for i in (body.rfind(b, start, end) for b in _BOUNDARIES) if i >= 0]
-    return max(found) if found else end
+    """At the last boundary (newline, space or ``<``) in ``body[start:end]``, else *end*."""
+    rfind = body.rfind
+    found = max(rfind(b"\n", start, end), rfind(b" ", start, end), rfind(b"<", start, end))
+    return end if found < 0 else found
 
 
 def sample(body: bytes) -> bytes:
@@ -77,13 +89,16 @@ def sample_ranges(body: bytes) -> tuple[tuple[int, int], ...]:
     size = len(body)
     if size <= WHOLE:
         return ((0, size),)
-    middle, tail = _range(body, size // 2, size // 2 + PIECE), _range(body, size - PIECE, size)
-    return ((0, _end_before_boundary(body, 0, HEAD)), middle, tail)
-
-
-def _range(body: bytes, start: int, end: int) -> tuple[int, int]:
-    start = _start_after_boundary(body, start, end)
-    return start, _end_before_boundary(body, start, end)
+    # (the middle and tail pieces start after a boundary and end at one)
+    middle = size // 2
+    start = _start_after_boundary(body, middle, middle + PIECE)
+    middle_end = _end_before_boundary(body, start, middle + PIECE)
+    tail = _start_after_boundary(body, size - PIECE, size)
+    return (
+        (0, _end_before_boundary(body, 0, HEAD)),
+        (start, middle_end),
+        (tail, _end_before_boundary(body, tail, size)),
+    )
 
 
 def sample_size(ranges: tuple[tuple[int, int], ...]) -> int:
@@ -154,10 +169,6 @@ def _cut(data: bytes, end: int, readable: int | None = None) -> tuple[bytes, byt
     return cut, kept
 
 
-def _high_count(data: bytes, start: int, end: int) -> int:
-    return len(data[start:end].translate(None, _ASCII))
-
-
 def trim_sample(data: bytes) -> tuple[bytes, bytes]:
     """``trim(data, high_bytes(data))``, reading only as far as it needs to.
 
@@ -182,7 +193,8 @@ def trim_prefix(data: bytes, size: int, readable: int) -> tuple[bytes, bytes] | 
     for end in range(_STEP, size, _STEP):
         if end > readable:
             return None
-        seen += _high_count(data, end - _STEP, end)
+        # (the number of bytes 0x80-0xFF in the step)
+        seen += len(data[end - _STEP : end].translate(None, _ASCII))
         if seen >= MAX_HIGH_BYTES:
             break
     else:
@@ -193,7 +205,7 @@ def trim_prefix(data: bytes, size: int, readable: int) -> tuple[bytes, bytes] | 
             break
         if start + _STEP > readable and not whole:
             return None
-        total += _high_count(data, start, start + _STEP)
+        total += len(data[start : start + _STEP].translate(None, _ASCII))
     if total <= limit:
         return (data, high_bytes(data)) if whole else None
     return _cut(data, end, None if whole else readable)
@@ -240,9 +252,9 @@ def utf16_without_bom(body: bytes) -> tuple[str, float] | None:
     private-use code points wins; it must hold almost none.
     (UTF-16 without any NUL is left to the other rules.)
     """
-    head = body[:UTF16_HEAD]
-    if len(head) < 4 or b"\x00" not in head:
+    if len(body) < 4 or body.find(b"\x00", 0, UTF16_HEAD) < 0:
         return None
+    head = body[:UTF16_HEAD]
     head = head[: len(head) // 2 * 2]
     units = len(head) // 2
     evens, odds = head[0::2], head[1::2]
@@ -339,11 +351,19 @@ def nearly_utf8(data: bytes) -> float | None:
     least 20 of every 21 non-ASCII sequences are valid (and there are a few),
     the body is UTF-8 with stray bytes or a cut final character.
     """
-    data = _without_cut_character(data)
     # Each valid sequence is a lead byte 0xC2-0xF4 and one to three continuation
     # bytes 0x80-0xBF: counts far from that rule the decode out.
     classes = data.translate(_UTF8_CLASSES)
     leads, continuations = classes.count(b"l"), classes.count(b"c")
+    if leads - 1 > continuations * 1.1:
+        # (the test below, after the cut character: it takes one lead byte at most and
+        # no continuation byte that is not its own; legacy text mostly ends here)
+        return None
+    cut = _without_cut_character(data)
+    if len(cut) < len(data):
+        data = cut
+        classes = data.translate(_UTF8_CLASSES)
+        leads, continuations = classes.count(b"l"), classes.count(b"c")
     if not leads <= continuations * 1.1 or continuations > 3.3 * leads + 2:
         return None
     # A continuation byte after a byte that is neither a lead nor a continuation is an
@@ -406,9 +426,19 @@ _SHORT: Final = 2048
 def may_look_binary(body: bytes, ranges: tuple[tuple[int, int], ...]) -> bool:
     """Whether the sample of *body* at *ranges* (:func:`sample_ranges`) holds a control
     that :func:`looks_binary` counts: if not, it does not look binary."""
-    # (where each control byte first lies in the piece, -1 if it does not: in C)
-    count = len(_CONTROLS)
-    return any(
-        max(map(body.find, _CONTROLS, repeat(start, count), repeat(end, count))) >= 0
-        for start, end in ranges
-    )
+    return holds_any(body, ranges, _CONTROLS)
+
+
+#: The controls :func:`looks_binary` counts and ESC (which ISO-2022-JP's escapes start with).
+CONTROLS_OR_ESC: Final = _CONTROLS + b"\x1b"
+
+
+def holds_any(body: bytes, ranges: tuple[tuple[int, int], ...], values: bytes) -> bool:
+    """Whether the sample of *body* at *ranges* holds any of the byte *values* (none of
+    them a newline): a ``memchr`` per value and piece, no copy."""
+    # (where each value first lies in the piece, -1 if it does not: in C)
+    count = len(values)
+    for start, end in ranges:
+        if max(map(body.find, values, repeat(start, count), repeat(end, count))) >= 0:
+            return True
+    return False
