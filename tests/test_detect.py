@@ -435,25 +435,36 @@ def test_valid_utf8_with_non_ascii_is_not_taken_for_utf16() -> None:
 
 _WINDOW_PIECES = [b"Word", b"word", b"e", b"B", b"7", b" ", b"  ", b"<p>", b"-", b"\xe9", b"\xc9",
                   b"\xe0\xe8", b"\xa0", b"\xb7", b"\x80", b"\xcc", b"\xf0\xf1\xf2", b"\x00",
-                  b"x" * 40, b"lorem ipsum dolor " * 3]  # fmt: skip
+                  b"x" * 40, b"lorem ipsum dolor " * 3, b"0A", b"\xd1", b"\xe9\xb7\xe9\xb7\xe9",
+                  b"\xc9\xd7\xc9"]  # fmt: skip
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(_WINDOW_PIECES), max_size=60).map(b"".join), st.floats(0.5, 4))
 def test_context_on_the_bytes_near_high_ones_is_context_on_all(around: bytes, scale: float) -> None:
-    """_rank._window's arguments (baseline, alnum) give every encoding the context penalty
-    of the plain count over all the bytes."""
-    from browser_decode._detect._rank import _ASCII_CASES, _context, _window
+    """_rank._context over all the bytes, and over _rank._window's (from two bytes before
+    the first byte 0x80-0xFF to two after the last) for the encodings of non-Latin scripts
+    as the ranking counts them, give the context penalty of the plain count."""
+    from browser_decode._detect._rank import (
+        _ASCII_CASES,
+        _context,
+        _context_of,
+        _flag_table,
+        _window,
+    )
 
     from .test_fast_paths import _context_by_counts
 
-    high = len(high_bytes(around))
     plain = (around, scale, around.translate(_ASCII_CASES).count(b"lu"))
-    window = _window(around, scale, high)
+    near, ones = _window(around, high_bytes(around))
     for name in SINGLE_BYTE:
         # as the penalty was first written: the script branch when the classes hold "a"
         alnum = b"a" in around.translate(context_classes(name))
-        assert _context(name, window) == _context_by_counts(name, *plain, alnum), name
+        want = _context_by_counts(name, *plain, alnum)
+        assert _context(name, around, scale) == want, name
+        if context_classes(name)[0x61] == 0x61:  # (not a Latin encoding)
+            flags = int.from_bytes(near.translate(_flag_table(name)), "big")
+            assert _context_of(flags, ones, scale, 0) == want, name
 
 
 @pytest.mark.parametrize("codec", sorted({codec for codec, _ in MULTI_BYTE.values()}))

@@ -600,11 +600,11 @@ def test_context_by_bits_is_context_by_counts(
 ) -> None:
     """_rank._context counts pairs and triples of classes as bits: the same penalties."""
     from browser_decode._detect._models import SINGLE_BYTE
-    from browser_decode._detect._rank import _context, _Window
+    from browser_decode._detect._rank import _context
 
     for name in SINGLE_BYTE:
         want = _context_by_counts(name, window, scale, baseline, alnum)
-        assert _context(name, _Window(window, scale, alnum), baseline) == want, name
+        assert _context(name, window, scale, baseline, alnum) == want, name
 
 
 @settings(max_examples=200, deadline=None)

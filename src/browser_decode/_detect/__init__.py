@@ -23,7 +23,6 @@ import codecs
 import math
 import re
 from collections.abc import Callable
-from functools import cache
 from typing import Final, NamedTuple
 
 from .._decoders import decode
@@ -301,7 +300,7 @@ def _tie_beyond(
     a, b = ranked[0].name, ranked[1].name
     if a not in SINGLE_BYTE or b not in SINGLE_BYTE:
         return None
-    alike = _decoded_alike(a, b)
+    alike = _ALIKE.get((a, b)) or _decoded_alike(a, b)
     if high.translate(None, alike):  # they read a byte of *high* differently
         return None
     # *high* is that of a prefix of *whole*: only a byte after it that the two
@@ -312,13 +311,21 @@ def _tie_beyond(
     return high_bytes(whole)
 
 
-@cache
+#: :func:`_decoded_alike` of the pairs seen (a plain dict: read in place, no cached call).
+_ALIKE: Final[dict[tuple[str, str], bytes]] = {}
+
+
 def _decoded_alike(a: str, b: str) -> bytes:
-    """The bytes that single-byte encodings *a* and *b* decode to the same character."""
-    every = bytes(range(256))
-    return bytes(
-        x for x, y, z in zip(every, decode(a, every), decode(b, every), strict=True) if y == z
-    )
+    """The bytes that single-byte encodings *a* and *b* decode to the same character
+    (never none: ASCII), kept in :data:`_ALIKE`."""
+    found = _ALIKE.get((a, b))
+    if found is None:
+        every = bytes(range(256))
+        found = bytes(
+            x for x, y, z in zip(every, decode(a, every), decode(b, every), strict=True) if y == z
+        )
+        _ALIKE[(a, b)] = found
+    return found
 
 
 def _margin(ranked: list[_Ranked], high: bytes) -> tuple[float, int]:
@@ -334,7 +341,8 @@ def _margin(ranked: list[_Ranked], high: bytes) -> tuple[float, int]:
     best = ranked[0]
     for other in ranked[1:]:
         if other.exact and other.name in SINGLE_BYTE and best.name in SINGLE_BYTE:
-            differing = high.translate(None, _decoded_alike(best.name, other.name))
+            alike = _ALIKE.get((best.name, other.name)) or _decoded_alike(best.name, other.name)
+            differing = high.translate(None, alike)
             if not differing:
                 continue
             return best.score - other.score, _distinct(differing)

@@ -19,6 +19,7 @@ decoded characters.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 from functools import cache
 from typing import Final
 from zlib import adler32
@@ -228,7 +229,7 @@ def half_nats(weights: tuple[float, ...]) -> bytes:
 _CHUNK: Final = 65519 // MAX_HALF_NATS
 
 
-def weigh_all(high: bytes, tables: tuple[bytes, ...]) -> list[float]:
+def weigh_all(high: bytes, tables: Sequence[bytes]) -> list[float]:
     """``[weigh(high, table) for table in tables]``, in fewer calls."""
     if len(high) <= _CHUNK:
         return [-0.5 * ((adler32(codes) & 0xFFFF) - 1) for codes in map(high.translate, tables)]
@@ -447,6 +448,34 @@ def script_groups() -> tuple[tuple[bytes, tuple[str, ...], tuple[str, ...]], ...
             tuple(members),
         )
         for members in groups.values()
+    )
+
+
+#: The Latin script's candidates in pairs of like repertoires, each with its own bound
+#: (:func:`sub_groups`): text in another script rules most of them out without a sum
+#: for each candidate.
+_LATIN_SUBGROUPS: Final = (
+    ("windows-1252", "ISO-8859-15"),
+    ("windows-1250", "ISO-8859-2"),
+    ("windows-1257", "ISO-8859-13"),
+    ("ISO-8859-4", "ISO-8859-10"),
+    ("windows-1254", "ISO-8859-3"),
+    ("windows-1258", "ISO-8859-16"),
+    ("macintosh", "ISO-8859-14"),
+)
+
+
+@cache
+def sub_groups(members: tuple[str, ...]) -> tuple[tuple[bytes, tuple[str, ...]], ...]:
+    """The smaller groups of a script group's *members* (as :func:`script_groups` gives
+    them, each in :data:`SINGLE_BYTE`'s order), with each byte's best weight in any of
+    them as a :func:`half_nats` table; ``()`` when it has none."""
+    if sorted(members) != sorted(name for part in _LATIN_SUBGROUPS for name in part):
+        return ()
+    parts = [tuple(name for name in members if name in part) for part in _LATIN_SUBGROUPS]
+    return tuple(
+        (half_nats(tuple(map(max, *(best_byte_weights(name) for name in part)))), part)
+        for part in parts
     )
 
 

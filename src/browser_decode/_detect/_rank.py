@@ -16,6 +16,7 @@ import re
 import threading
 from collections.abc import Callable
 from functools import cache
+from heapq import heapify, heappop
 from operator import itemgetter, mul
 from typing import Final, NamedTuple
 
@@ -34,13 +35,14 @@ from ._models import (
     CharScorer,
     all_best_byte_table,
     ascii_packed,
-    best_byte_tables,
+    best_byte_table,
     byte_table,
     byte_tables,
     char_scorer,
     context_classes,
     max_single_byte_prior,
     script_groups,
+    sub_groups,
     weigh,
     weigh_all,
 )
@@ -100,7 +102,6 @@ _ASCII_LOWER: Final = bytes(b + 0x20 if 0x41 <= b <= 0x5A else b for b in range(
 _NOT_ASCII_LETTERS: Final = bytes(
     b for b in range(256) if not (0x41 <= b <= 0x5A or 0x61 <= b <= 0x7A)
 )
-_NOT_ASCII_ALNUM: Final = bytes(b for b in range(256) if not (b < 0x80 and chr(b).isalnum()))
 _HIGH_PAIRS: Final = bytes(0x20 if b < 0x80 else ord("h") for b in range(256))
 
 
@@ -120,39 +121,26 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
     Single-byte candidates that cannot beat the best are left out but one,
     whose score is then its upper bound.
     """
+    # every language's (and set of languages') ASCII score in one sum (exact, see
+    # ascii_packed), ``None`` when no ASCII letter counts (then every one is 0); a field
+    # is read out on demand
+    ascii_total: int | None = None
     if len(high) >= _MANY and len(data) <= 4 * len(high):
         # A quarter of the bytes and more are non-ASCII: no Latin-script text, so
         # no ASCII letters to tell its languages apart; they alone decide.
         around, scale = data, 1.0
-        ascii_counts = [0] * 26
     else:
         words = words_around(data)
         around, scale = contexts(data, high, words)
         letters = words.translate(_ASCII_LOWER, _NOT_ASCII_LETTERS)
         ascii_counts = [letters.count(c) for c in range(ord("a"), ord("z") + 1)]
-    window: _Window | None = None
-    any_ascii = any(ascii_counts)
-    # every language's (and set of languages') ASCII score in one sum (exact, see
-    # ascii_packed); a field is read out on demand
-    packed, shifts = ascii_packed()
-    ascii_total = sum(map(mul, ascii_counts, packed)) if any_ascii else 0
+        if any(ascii_counts):
+            ascii_total = sum(map(mul, ascii_counts, ascii_packed()[0]))
 
     def ascii_score(key: str | tuple[str, ...]) -> float:
-        return (0 - ((ascii_total >> shifts[key]) & ASCII_FIELD_MASK)) / 2
-
-    orders: dict[tuple[str, ...], list[tuple[float, int]]] = {}
-
-    def by_ascii(languages: tuple[str, ...]) -> list[tuple[float, int]]:
-        """(ASCII score, index) of *languages*, best first (ties in their order)."""
-        found = orders.get(languages)
-        if found is None:
-            found = sorted(
-                zip(map(ascii_score, languages), range(len(languages)), strict=True),
-                key=itemgetter(0),
-                reverse=True,
-            )
-            orders[languages] = found
-        return found
+        if ascii_total is None:
+            return 0.0  # (the field of a sum of nothing: (0 - 0) / 2)
+        return (0 - ((ascii_total >> ascii_packed()[1][key]) & ASCII_FIELD_MASK)) / 2
 
     ranked: list[_Ranked] = []
     bound_all = math.inf
@@ -205,119 +193,246 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
         ranked.append(_Ranked(bound_all, len(SINGLE_BYTE) + len(MULTI_BYTE), "", exact=False))
         ranked.sort(key=lambda r: (-r.score, r.rank))
         return ranked
+    # (the window is the sample itself where its bytes 0x80-0xFF are dense)
+    window_high = high if around is data else None
+    return _rank_single_byte(high, ascii_total, around, scale, window_high, bonuses, ranked)
+
+
+def _rank_single_byte(
+    high: bytes,
+    ascii_total: int | None,
+    around: bytes,
+    scale: float,
+    window_high: bytes | None,
+    bonuses: dict[str, float],
+    ranked: list[_Ranked],
+) -> list[_Ranked]:
+    """*ranked* (the multi-byte candidates scored) with the single-byte candidates, all
+    best first: scored exactly down to the first whose bound cannot win (it stands in
+    for the others by its bound).
+
+    *ascii_total*: the ASCII letters' packed score (:func:`._models.ascii_packed`), or
+    ``None`` when no ASCII letter counts (every language's ASCII score is then 0).
+    *around*, *scale*: the window of context penalties (:func:`_window`), and
+    *window_high* its bytes 0x80-0xFF when they are known (else ``None``).
+
+    Candidates of one script share a bound first (each byte's best weight in any of
+    them): a script the bytes do not fit is ruled out in one sum. The groups, their
+    members and the members' tables are read from one structure built on first use
+    (:func:`_script_groups`), so that a call touches few objects.
+    """
+    groups = _GROUPS or _script_groups()
+    priors = _PRIORS_CACHE.get(tuple(bonuses.items())) or _priors(bonuses)
+    mask = ASCII_FIELD_MASK
+    # (each bound summed as before: weight + ASCII bound + prior)
+    pending = [
+        (
+            weight
+            + (0 if ascii_total is None else (0 - ((ascii_total >> group.ascii_shift) & mask)) / 2)
+            + priors[group.names],
+            group.rank,
+            group,
+        )
+        for weight, group in zip(weigh_all(high, _GROUP_TABLES), groups, strict=True)
+    ]
+    pending.sort()  # (the best group last)
+    # members of the groups expanded (minus the bound, rank, member, the weight of its
+    # bound), a heap: the least is the best bound
+    bounds: list[tuple[float, int, _Member, float]] = []
+    top = max(r.score for r in ranked) if ranked else -math.inf
     penalties: dict[bytes, float] = {}
-    priors = _priors(bonuses)
-
-    def ascii_bound(languages: tuple[str, ...]) -> float:
-        """Each letter's best weight in any of *languages*: a bound on their scores."""
-        return ascii_score(languages) if any_ascii else 0
-
-    def expand(members: tuple[str, ...]) -> list[tuple[float, int, str]]:
-        """(minus the bound, rank, name) of each of *members*: they sort best first."""
-        return [
-            (-(weight + ascii_bound(SINGLE_BYTE[name]) + priors[name]), RANKS[name], name)
-            for weight, name in zip(
-                weigh_all(high, best_byte_tables(members)), members, strict=True
-            )
-        ]
-
-    def group_bounds(
-        groups: tuple[tuple[bytes, tuple[str, ...], tuple[str, ...]], ...],
-    ) -> list[tuple[float, int, tuple[str, ...]]]:
-        """(the bound, rank of the first, members) of each of *groups*."""
-        weights = weigh_all(high, tuple(table for table, _, _ in groups))
-        return [
-            (weight + ascii_bound(languages) + priors[members], RANKS[members[0]], members)
-            for weight, (_, languages, members) in zip(weights, groups, strict=True)
-        ]
-
-    # Candidates of one script share a bound first (each byte's best weight in
-    # any of them): a script the bytes do not fit is ruled out in one sum.
-    pending = group_bounds(script_groups())
-    bounds: list[tuple[float, int, str]] = []  # expanded members, best bound first
-    top = max((r.score for r in ranked), default=-math.inf)
-    while True:
-        best_group = max(pending, default=None)
-        if best_group is None and not bounds:
-            break
-        next_bound = -bounds[0][0] if bounds else -math.inf
-        group_bound = best_group[0] if best_group is not None else -math.inf
-        if group_bound > next_bound and best_group is not None:
+    # the windows of context penalties (bytes, their ``ones``): all of *around* for Latin
+    # encodings, the bytes near those 0x80-0xFF for the others (_window); and the ASCII
+    # case switches in the first
+    whole: tuple[bytes, int] | None = None
+    near: tuple[bytes, int] | None = None
+    baseline = 0
+    # the smaller groups (._models.sub_groups) of the groups expanded without their
+    # members, the best last: one is expanded whenever its bound reaches the best
+    # member's (a member of it may tie it, of a lower rank), so that the best of
+    # *bounds* is the best of every member of the groups expanded, as if they were all
+    # there: the same ranking, with fewer sums where a smaller group's bound is below
+    smaller: list[tuple[float, int, _Group]] = []
+    while pending or bounds or smaller:
+        if smaller and (not bounds or smaller[-1][0] >= -bounds[0][0]):
+            group = smaller.pop()[2]
+        elif pending and (not bounds or pending[-1][0] > -bounds[0][0]):
+            # The best group's bound is above every member's so far: its members'.
             # (also below the best so far: its best member stands in for the runner-up)
-            pending.remove(best_group)
-            bounds = sorted([*bounds, *expand(best_group[2])])
+            group = pending.pop()[2]
+            if group.parts and ascii_total is None:
+                # (dense text, with no ASCII letters that count, is rarely Latin: its
+                # smaller groups are bounded first; Latin text weighs them all)
+                smaller += [
+                    (weight + 0 + priors[part.names], part.rank, part)
+                    for weight, part in zip(
+                        weigh_all(high, group.part_tables), group.parts, strict=True
+                    )
+                ]
+                smaller.sort()
+                continue
+        else:
+            group = None
+        if group is not None:
+            bounds += [
+                (
+                    -(
+                        weight
+                        + (
+                            0
+                            if ascii_total is None
+                            else (0 - ((ascii_total >> member.ascii_shift) & mask)) / 2
+                        )
+                        + priors[member.name]
+                    ),
+                    member.rank,
+                    member,
+                    weight,
+                )
+                for weight, member in zip(weigh_all(high, group.tables), group.members, strict=True)
+            ]
+            heapify(bounds)
             continue
-        negative, rank, name = bounds.pop(0)
+        negative, rank, member, weight = heappop(bounds)
+        name = member.name
         upper = -negative
         if upper < top:
             # Not evaluated: stand in for the runner-up by their bound, so the
             # confidence is never overstated.
             ranked.append(_Ranked(upper, rank, name, exact=False))
             break
-        # the languages by their ASCII score: stop when even the best non-ASCII
-        # weights could not lift the next one above the best so far
-        ceiling = upper - priors[name] - ascii_bound(SINGLE_BYTE[name])
-        best = -math.inf
-        tables = byte_tables(name)
-        for language_ascii, index in by_ascii(SINGLE_BYTE[name]):
-            if language_ascii + ceiling < best:
-                break
-            high_score = weigh(high, tables[index])
-            best = max(best, high_score + language_ascii)
+        if member.alone:
+            # (one language: its table is the bound's)
+            best = weight + (
+                0.0 if ascii_total is None else (0 - ((ascii_total >> member.shifts[0]) & mask)) / 2
+            )
+        elif ascii_total is None:
+            # every language's ASCII score is 0: the best is the best weight (plus that
+            # 0.0, as each weight had it added)
+            best = max(weigh_all(high, member.tables)) + 0.0
+        else:
+            # the best of weight + ASCII score over the languages; those whose ASCII score
+            # plus the best weights (ceiling) is below the best so far cannot beat it
+            ascii_bound = (0 - ((ascii_total >> member.ascii_shift) & mask)) / 2
+            ceiling = upper - priors[name] - ascii_bound
+            scores = [(0 - ((ascii_total >> shift) & mask)) / 2 for shift in member.shifts]
+            first = scores.index(max(scores))
+            best = weigh(high, member.tables[first]) + scores[first]
+            rest = [
+                i for i, score in enumerate(scores) if not score + ceiling < best and i != first
+            ]
+            if rest:
+                weights = weigh_all(high, tuple(member.tables[i] for i in rest))
+                best = max(best, *(w + scores[i] for w, i in zip(weights, rest, strict=True)))
         # encodings that class the present bytes (and the ASCII letters) alike get
         # the same penalties
-        classes = context_classes(name)
-        key = classes[_ASCII_CLASS : _ASCII_CLASS + 1] + high.translate(classes)
-        if key not in penalties:
-            if window is None:
-                window = _window(around, scale, len(high))
-            penalties[key] = _context(name, window)
-        score = best + priors[name] + penalties[key]
+        key = member.key + high.translate(member.classes)
+        penalty = penalties.get(key)
+        if penalty is None:
+            if member.key == b"a":
+                # (not a Latin encoding: its ASCII letters are "a", their case switches
+                # are never counted: the baseline is nil)
+                if near is None:
+                    near = _window(around, window_high)
+                window, ones = near
+                flags = int.from_bytes(window.translate(member.flags), "big")
+                penalty = _context_of(flags, ones, scale, 0)
+            else:
+                if whole is None:
+                    whole = _window(around, None)
+                    baseline = around.translate(_ASCII_CASES).count(b"lu")
+                window, ones = whole
+                flags = int.from_bytes(window.translate(member.flags), "big")
+                penalty = _context_of(flags, ones, scale, baseline)
+            penalties[key] = penalty
+        score = best + priors[name] + penalty
         ranked.append(_Ranked(score, rank, name))
         top = max(top, score)
-    ranked.sort(key=lambda r: (-r.score, r.rank))
+    # best first, ties in rank order (sorts are stable)
+    ranked.sort(key=_RANK)
+    ranked.sort(key=_SCORE, reverse=True)
     return ranked
 
 
-class _Window:
-    """The bytes that context penalties are counted in (all of *around*, which is
-    bounded: the trimmed sample where its bytes 0x80-0xFF are dense, else the words
-    around them), each counting for *scale* of them; what :func:`_context` needs of
-    them beyond an encoding's classes is computed once, when first needed.
+_SCORE: Final = itemgetter(0)
+_RANK: Final = itemgetter(1)
 
-    (Counting only in the bytes near the bytes 0x80-0xFF gives the same penalties,
-    but cutting those pieces out costs more than the counts it saves.)
-    """
 
-    __slots__ = ("_alnum", "_baseline", "_ones", "around", "scale")
+class _Member(NamedTuple):
+    """A single-byte candidate as :func:`_rank_single_byte` reads it."""
 
-    def __init__(self, around: bytes, scale: float, alnum: bool | None = None) -> None:
-        self.around = around
-        self.scale = scale
-        self._baseline: int | None = None
-        self._alnum = alnum
-        self._ones = 0
+    name: str
+    rank: int
+    #: :func:`._models.best_byte_table`
+    table: bytes
+    #: the ASCII field (:func:`._models.ascii_packed`) of its languages' bound
+    ascii_shift: int
+    #: :func:`._models.byte_tables`: each language's
+    tables: tuple[bytes, ...]
+    #: each language's ASCII field
+    shifts: tuple[int, ...]
+    #: :func:`._models.context_classes`, its :func:`_flag_table`, and the class of ASCII
+    #: letters (the start of its key of penalties)
+    classes: bytes
+    flags: bytes
+    key: bytes
+    #: whether it has one language (whose table is then *table*)
+    alone: bool
 
-    @property
-    def baseline(self) -> int:
-        """The count of case switches ("lu") in the window's ASCII letters."""
-        if self._baseline is None:
-            self._baseline = self.around.translate(_ASCII_CASES).count(b"lu")
-        return self._baseline
 
-    @property
-    def alnum(self) -> bool:
-        """Whether the window holds an ASCII letter or digit."""
-        if self._alnum is None:
-            self._alnum = len(self.around.translate(None, _NOT_ASCII_ALNUM)) > 0
-        return self._alnum
+class _Group(NamedTuple):
+    """A script group (:func:`._models.script_groups`) as :func:`_rank_single_byte` reads it."""
 
-    @property
-    def ones(self) -> int:
-        """The integer whose bytes (one per byte of the window) are all 0x01."""
-        if not self._ones:
-            self._ones = int.from_bytes(b"\x01" * len(self.around), "big")
-        return self._ones
+    names: tuple[str, ...]
+    rank: int
+    ascii_shift: int
+    members: tuple[_Member, ...]
+    #: each member's :func:`._models.best_byte_table`
+    tables: tuple[bytes, ...]
+    #: its smaller groups (:func:`._models.sub_groups`, without parts), their tables
+    parts: tuple[_Group, ...] = ()
+    part_tables: tuple[bytes, ...] = ()
+
+
+_GROUPS: Final[list[_Group]] = []
+_GROUP_TABLES: Final[list[bytes]] = []
+
+
+def _script_groups() -> list[_Group]:
+    """:data:`_GROUPS`, built on first use."""
+    _, shifts = ascii_packed()
+
+    def member(name: str) -> _Member:
+        return _Member(
+            name,
+            RANKS[name],
+            best_byte_table(name),
+            shifts[SINGLE_BYTE[name]],
+            byte_tables(name),
+            tuple(shifts[language] for language in SINGLE_BYTE[name]),
+            context_classes(name),
+            _flag_table(name),
+            context_classes(name)[_ASCII_CLASS : _ASCII_CLASS + 1],
+            byte_tables(name) == (best_byte_table(name),),
+        )
+
+    def group(languages: tuple[str, ...] | None, names: tuple[str, ...]) -> _Group:
+        members = tuple(map(member, names))
+        tables = tuple(m.table for m in members)
+        # (a smaller group is only bounded without ASCII letters: no field of its own)
+        shift = -1 if languages is None else shifts[languages]
+        return _Group(names, RANKS[names[0]], shift, members, tables)
+
+    groups = [
+        group(languages, names)._replace(
+            parts=tuple(group(None, part) for _, part in sub_groups(names)),
+            part_tables=tuple(table for table, _ in sub_groups(names)),
+        )
+        for _, languages, names in script_groups()
+    ]
+    _GROUP_TABLES[:] = [table for table, _, _ in script_groups()]
+    _GROUPS[:] = groups
+    return _GROUPS
 
 
 def _bound_all(high: bytes, ascii_bound: float, bonuses: dict[str, float]) -> float:
@@ -471,9 +586,31 @@ def _best_bound(item: _Partial) -> tuple[float, int]:
     return item.bound, -item.rank
 
 
-def _window(around: bytes, scale: float, high: int) -> _Window:
-    """The window of :func:`_context` (*high*: how many bytes 0x80-0xFF it stands for)."""
-    return _Window(around, scale)
+def _window(around: bytes, high: bytes | None) -> tuple[bytes, int]:
+    """The bytes to count context penalties in, and the integer whose bytes (one per
+    byte of them) are all 0x01: all of *around*, or, for an encoding of a non-Latin
+    script, from two bytes before its first byte 0x80-0xFF to two bytes after its last
+    one, when *high* holds those bytes (in order).
+
+    In such an encoding, every pattern that :func:`_context_of` counts holds a byte
+    0x80-0xFF (ASCII letters and digits are of their own class) and lies within two
+    bytes of it: the penalties are those of all of *around*. (Where ASCII letters or
+    digits are all outside, none lies near a letter: the penalties of the script's
+    patterns are nil, as without any.) A dense sample starts with the page's head,
+    which holds none. (Not in a Latin encoding: there a digit before an ASCII capital
+    is a case switch, "0A", wherever it is.)
+
+    (Counting only in the bytes near the bytes 0x80-0xFF elsewhere gives the same
+    penalties too, but cutting those pieces out costs more than the counts it saves.)
+    """
+    # (the first occurrence of the first one's value is the first one; same at the end)
+    first = around.find(high[:1]) if high else -1
+    if high and first >= 0:
+        start = max(first - 2, 0)
+        end = around.rfind(high[-1:]) + 3
+        if end - start < len(around):
+            around = around[start:end]
+    return around, int.from_bytes(b"\x01" * len(around), "big")
 
 
 #: Each class of ``context_classes`` as one bit of a byte (``bytes.translate`` of the
@@ -487,58 +624,81 @@ def _flag_table(name: str) -> bytes:
     return bytes(1 << _FLAGS[c] for c in context_classes(name))
 
 
-def _context(name: str, window: _Window, baseline: int | None = None) -> float:
-    """Penalties for letter cases switching mid-word and for scripts mixing.
+def _context(
+    name: str, around: bytes, scale: float, baseline: int | None = None, alnum: bool | None = None
+) -> float:
+    """:func:`_context_of` single-byte candidate *name* over all of *around* (*baseline*:
+    its ASCII case switches, counted when ``None``; *alnum*: whether it holds ASCII
+    letters or digits, read from the classes when ``None``)."""
+    window, ones = _window(around, None)
+    flags = int.from_bytes(window.translate(_flag_table(name)), "big")
+    if baseline is None:
+        baseline = around.translate(_ASCII_CASES).count(b"lu")
+    if context_classes(name)[0x61] != 0x61:
+        alnum = False  # (a Latin encoding: ASCII letters are its own)
+    return _context_of(flags, ones, scale, baseline, alnum)
 
-    *window* holds the non-ASCII bytes with their neighbours (:class:`_Window`);
-    its ASCII case switches are the *baseline* (the window's own when ``None``).
 
-    Pairs and triples of classes are counted as bits: the window's bytes as one integer
-    (a byte each, holding the bit of its class: :func:`_flag_table`), a class's
-    positions are that integer shifted so its bit is bit 0 of each byte, masked; ``x``
-    followed by ``y`` is ``X & (Y << 8)``. That is ``classes.count(b"xy")`` for every
-    pattern here; the symbol ones can overlap themselves (``bytes.count`` counts
-    "lslsl" once): :func:`_apart` counts them as it does.
+def _context_of(
+    flags: int, ones: int, scale: float, baseline: int, alnum: bool | None = None
+) -> float:
+    """Penalties for letter cases switching mid-word and for scripts mixing, in a window
+    of bytes (:func:`_window`: the non-ASCII bytes with their neighbours) that each
+    count for *scale* of them.
+
+    *flags*: the window's bytes as one integer (a byte each, holding the bit of its
+    class in the encoding: :func:`_flag_table`); *ones*: the integer of as many bytes
+    0x01. *baseline*: the case switches ("lu") among the window's ASCII letters, which
+    are the text's own and do not count (nil where no ASCII letter has a case class).
+    *alnum*: whether the window holds ASCII letters or digits that are not the
+    encoding's own; ``None``: whether it holds bytes of the class a non-Latin encoding
+    gives them (a Latin encoding gives none).
+
+    Pairs and triples of classes are counted as bits: a class's positions are *flags*
+    shifted so its bit is bit 0 of each byte, masked; ``x`` followed by ``y`` is
+    ``X & (Y << 8)``. That is ``classes.count(b"xy")`` for every pattern here; the
+    symbol ones can overlap themselves (``bytes.count`` counts "lslsl" once):
+    :func:`_apart` counts them as it does.
     """
-    table = context_classes(name)
-    flags = int.from_bytes(window.around.translate(_flag_table(name)), "big")
-    ones = window.ones
-    # a non-Latin script: ASCII letters are not its own
-    script = table[0x61] == 0x61 and window.alnum
+    ascii_ = (flags >> 3) & ones  # (ASCII letters and digits in a non-Latin script only)
+    # ASCII letters or digits in the window that are not the encoding's own
+    script = ascii_ != 0 if alnum is None else alnum
     penalty = 0.0
     lower, upper = flags & ones, (flags >> 1) & ones
     letter = lower | upper
     symbol = (flags >> 5) & ones
     if symbol:
+        # "asa", "lsl", "usl", "lsu", "usu", each counted on its own by bytes.count, from
+        # the left, without overlaps; only two matches of a pattern whose ends are of
+        # one class overlap (two apart: "lslsl" holds "lsl" once; see _apart), and
+        # never two of different patterns among those (the byte they share would be
+        # of two classes): the matches of those three are counted together
         symbol_next = symbol << 8
-        ascii_ = (flags >> 3) & ones
-        between = ascii_ & symbol_next & (ascii_ << 16)  # "asa"
         lower_s, upper_s = lower & symbol_next, upper & symbol_next
         lower_third, upper_third = lower << 16, upper << 16
-        # "lsl", "usl", "lsu", "usu": bytes.count counts each on its own (see _apart)
-        count = _apart(between) + sum(
-            _apart(first & last)
-            for first in (lower_s, upper_s)
-            for last in (lower_third, upper_third)
+        alike = (
+            (ascii_ & symbol_next & (ascii_ << 16))
+            | (lower_s & lower_third)
+            | (upper_s & upper_third)
         )
+        count = _apart(alike) + ((lower_s & upper_third) | (upper_s & lower_third)).bit_count()
         penalty += count * SYMBOL_IN_WORD
     switches_in_words = (lower & (upper << 8)).bit_count()  # "lu"
     mark = (flags >> 4) & ones
     space = (flags >> 2) & ones if mark or script else 0
-    if mark:
-        penalty += (space & (mark << 8)).bit_count() * STRAY_MARK  # " m"
-    scale = window.scale
     if script:
-        ascii_ = (flags >> 3) & ones
-        mixed = (ascii_ & (letter << 8)).bit_count() + (letter & (ascii_ << 8)).bit_count()
-        switches = (ascii_ & (space << 8) & (letter << 16)).bit_count()  # "a l", "a u"
-        switches += (letter & (space << 8) & (ascii_ << 16)).bit_count()  # "l a", "u a"
+        # (each pattern's matches counted at bytes of one class: pairs of disjoint sets)
+        mixed = ((ascii_ & (letter << 8)) | (letter & (ascii_ << 8))).bit_count()  # "al", "la"
+        # "a l", "a u", "l a", "u a"
+        switches = (
+            (space << 8) & ((ascii_ & (letter << 16)) | (letter & (ascii_ << 16)))
+        ).bit_count()
         penalty += switches * SCRIPT_SWITCH
         if mark:
-            penalty += (ascii_ & (mark << 8)).bit_count() * STRAY_MARK  # "am"
+            penalty += ((space | ascii_) & (mark << 8)).bit_count() * STRAY_MARK  # " m", "am"
         return (penalty + switches_in_words * CASE_SWITCH + mixed * MIXED_SCRIPT) * scale
-    if baseline is None:
-        baseline = window.baseline
+    if mark:
+        penalty += (space & (mark << 8)).bit_count() * STRAY_MARK  # " m"
     return (penalty + (switches_in_words - baseline) * CASE_SWITCH) * scale
 
 
@@ -615,13 +775,16 @@ _PRIORS_CACHE: dict[tuple[tuple[str, float], ...], dict[str | tuple[str, ...], f
 
 def _priors(bonuses: dict[str, float]) -> dict[str | tuple[str, ...], float]:
     """Every single-byte candidate's prior with *bonuses*, and the best of each
-    script group's (its tuple of members; a few distinct ones: cached)."""
-    key = tuple(sorted(bonuses.items()))
+    script group's (its tuple of members; a few distinct ones: cached under the
+    bonuses' items, as the hints give them)."""
+    key = tuple(bonuses.items())
     found = _PRIORS_CACHE.get(key)
     if found is None:
         found = {name: _prior(name, bonuses) for name in SINGLE_BYTE}
         for _, _, members in script_groups():
             found[members] = max(found[name] for name in members)
+            for _, part in sub_groups(members):
+                found[part] = max(found[name] for name in part)
         if len(_PRIORS_CACHE) < 256:
             _PRIORS_CACHE[key] = found
     return found
