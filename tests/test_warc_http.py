@@ -17,6 +17,7 @@ from browser_decode.warc._archive import _warc_fields
 from browser_decode.warc._http import (
     BrokenRecord,
     _fields,
+    _head_values,
     content_type_essence,
     dechunk,
     decode_payload,
@@ -307,7 +308,18 @@ def test_field_readers_follow_the_field_grammar(pieces: list[bytes]) -> None:
     for name, value in _WARC_FIELD.findall(header):
         warc.setdefault(name.lower().decode(), value.decode("utf-8", "replace"))
     assert _warc_fields(header) == warc
+    # Read in place, after a version line, up to the header's end (a whole member).
+    version = b"WARC/1.1\r\n"
+    block = b"\r\n\r\nWARC-Type: block\r\nContent-Length: 1\r\n"  # after the end: not read
+    assert _warc_fields(version + header + block, len(version) + len(header)) == warc
     http: dict[str, list[str]] = {}
     for name, value in _HTTP_FIELD.findall(header):
         http.setdefault(name.lower().decode(), []).append(value.strip(b" \t\r").decode("latin-1"))
     assert _fields(header) == http
+    # The one-pass reader of a header section (after its status line) agrees.
+    section = b"HTTP/1.1 200 OK\r\n" + header
+    joined = {name: ", ".join(values) for name, values in _fields(section).items()}
+    expected = tuple(
+        joined.get(name) for name in ("content-type", "transfer-encoding", "content-encoding")
+    )
+    assert _head_values(section) == expected

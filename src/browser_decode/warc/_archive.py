@@ -423,6 +423,8 @@ class _GzipStream(_Stream):
 
     def prune(self) -> None:
         # Members wholly before the parser's place are no longer needed for rewinding.
+        if len(self.units) < 2:  # (whole members, read by member(), are never listed)
+            return
         keep = bisect.bisect_right(self.units, self.at, key=lambda unit: unit[0]) - 1
         if keep > 0:
             del self.units[:keep]
@@ -494,45 +496,56 @@ class Record:
 
 # "named-field = field-name ":" [ field-value ]" (WARC 1.1, section 4); names are
 # case-insensitive. Only the five fields read here are decoded; continuation lines are
-# not used by any of them.
-_WARC_FIELDS: Final = {
-    name.encode(): name
-    for name in ("warc-type", "warc-record-id", "warc-target-uri", "warc-date", "content-length")
+# not used by any of them. A line is ``name [ \t]* ":" [ \t]* value [ \t]* [CR]``; a
+# value holding a CR elsewhere is no value (the line is ignored). One search finds the
+# five fields' lines only (after a LF: a header's first line is its version line), and
+# skips every other line in C: 2 us a record less than splitting the lines in Python.
+_WARC_FIELD: Final = re.compile(
+    rb"\n(warc-type|warc-record-id|warc-target-uri|warc-date|content-length)[ \t]*:[ \t]*"
+    rb"([^\r\n]*)\r?(?=\n|\Z)",
+    re.IGNORECASE,
+)
+# Field names as found (the usual spellings, and lowercase) to the lowercase name.
+_WARC_SPELLINGS: Final = (
+    "WARC-Type", "WARC-Record-ID", "WARC-Target-URI", "WARC-Date", "Content-Length",
+)  # fmt: skip
+_WARC_NAMES: Final = {spelling.encode(): spelling.lower() for spelling in _WARC_SPELLINGS} | {
+    spelling.lower().encode(): spelling.lower() for spelling in _WARC_SPELLINGS
 }
 
 
-def _warc_fields(header: bytes) -> dict[str, str]:
+def _warc_fields(header: bytes, end: int | None = None) -> dict[str, str]:
     """The first value of each of the five fields read, by lowercase name.
 
-    A line is ``name [ \t]* ":" [ \t]* value [ \t]* [CR]``; a value holding a CR
-    elsewhere is no value (the line is ignored).
+    The header is ``header[:end]``; its first line, when it is no field, must be a
+    version line (``WARC/1.x``), which a caller has checked: without *end*, the
+    first line is read like the others.
     """
     fields: dict[str, str] = {}
-    for line in header.split(b"\n"):
-        name, colon, value = line.partition(b":")
-        if not colon:
-            continue
-        key = _WARC_FIELDS.get(name.rstrip(b" \t").lower())
-        if key is None or key in fields:
-            continue
-        value = value.lstrip(b" \t")
-        if value.endswith(b"\r"):
-            value = value[:-1]
-        if b"\r" not in value:
+    if end is None:
+        found = _WARC_FIELD.findall(b"\n" + header)
+    else:
+        found = _WARC_FIELD.findall(header, 0, end)
+    for name, value in found:
+        key = _WARC_NAMES.get(name)
+        if key is None:
+            key = _WARC_NAMES[name.lower()]
+        if key not in fields:
             fields[key] = value.rstrip(b" \t").decode("utf-8", "replace")
     return fields
 
 
 def _record(position: int, length: int, fields: dict[str, str], content_length: int) -> Record:
     """A record at *position* from its WARC fields (names in lowercase)."""
+    get = fields.get
     return Record(
-        position=position,
-        length=length,
-        type=fields.get("warc-type", "unknown"),
-        record_id=fields.get("warc-record-id"),
-        uri=fields.get("warc-target-uri"),
-        date=fields.get("warc-date"),
-        content_length=content_length,
+        position,
+        length,
+        get("warc-type", "unknown"),
+        get("warc-record-id"),
+        get("warc-target-uri"),
+        get("warc-date"),
+        content_length,
     )
 
 
@@ -559,12 +572,9 @@ def _whole_record(
     if not data.startswith(_VERSION):
         return None
     header_end = data.find(b"\r\n\r\n", 0, _HEADER_LIMIT + 4)
-    if header_end == -1:
+    if header_end == -1 or _VERSION_LINE.match(data, 0, header_end) is None:
         return None
-    header = data[:header_end]
-    if _VERSION_LINE.match(header) is None:
-        return None
-    fields = _warc_fields(header)
+    fields = _warc_fields(data, header_end)
     length_field = fields.get("content-length", "")
     if not _digits(length_field):
         return None
@@ -575,13 +585,13 @@ def _whole_record(
         return None
     record = _record(start, end - start, fields, length)
     if heads:
-        record.head = data[block_start : block_start + min(length, HEAD_BYTES)]
         # The member is in memory already: its block is kept without asking *keep* (which
         # only spares the streaming parser reading blocks that give no page), and its
-        # HTTP headers are parsed once, by the reader.
+        # HTTP headers are parsed once, by the reader; ``head`` (a copy) only when not.
         if length <= limit:
             record.block, record.block_start, record.block_end = data, block_start, block_end
         else:
+            record.head = data[block_start : block_start + min(length, HEAD_BYTES)]
             record.too_large = keep is None or keep(record.type, record.head)
     return record
 
@@ -625,8 +635,10 @@ def iter_records(
     ``head`` is the first :data:`HEAD_BYTES` of the block, and the whole block
     (``block``) is kept when ``keep(type, head)`` says so (always, without
     *keep*, and for a record read from a gzip member inflated whole, which is in
-    memory already) and it is at most *limit* bytes (else ``too_large``). With *align*,
-    reading begins at the first WARC gzip member at or after *start*.
+    memory already) and it is at most *limit* bytes (else ``too_large``); a record
+    read from a whole member that keeps its block has no ``head`` (``b""``: the block
+    holds it). With *align*, reading begins at the first WARC gzip member at or after
+    *start*.
     """
     with open(path, "rb") as handle:
         size = os.fstat(handle.fileno()).st_size  # a growing file is read up to here

@@ -59,10 +59,16 @@ _HEX: Final = re.compile(rb"[0-9A-Fa-f]{1,16}")
 
 
 # A header line ("field-name ":" OWS field-value OWS", RFC 9112 section 5) of the
-# three fields this module reads; names are case-insensitive.
-_WANTED: Final = {
-    name.encode(): name for name in ("content-type", "transfer-encoding", "content-encoding")
-}
+# three fields this module reads; names are case-insensitive. One search finds their
+# lines only (after a LF: a header section's first line is its status line).
+_WANTED: Final = re.compile(
+    rb"\n(content-type|transfer-encoding|content-encoding)[ \t]*:([^\n]*)", re.IGNORECASE
+)
+# Field names as found (the usual spellings, and lowercase) to the lowercase name.
+_NAMES: Final = {
+    spelling.encode(): spelling.lower()
+    for spelling in ("Content-Type", "Transfer-Encoding", "Content-Encoding")
+} | {name.encode(): name for name in ("content-type", "transfer-encoding", "content-encoding")}
 
 
 class BrokenRecord(Exception):
@@ -82,15 +88,6 @@ class HttpResponse(NamedTuple):
     payload: bytes
 
 
-def _get(headers: dict[str, list[str]], name: str) -> str | None:
-    # "To get a header name name from a header list list ... Return the values of
-    # all headers in list whose name is a byte-case-insensitive match for name,
-    # separated from each other by 0x2C 0x20, in order."
-    # -- https://fetch.spec.whatwg.org/#concept-header-list-get
-    values = headers.get(name)
-    return None if values is None else ", ".join(values)
-
-
 def _split(block: bytes, start: int = 0, stop: int | None = None) -> tuple[bytes, int]:
     """The header section of the response in ``block[start:stop]`` and where its payload starts."""
     if not block.startswith(b"HTTP/", start, stop):
@@ -108,23 +105,30 @@ def _split(block: bytes, start: int = 0, stop: int | None = None) -> tuple[bytes
 def _fields(head: bytes) -> dict[str, list[str]]:
     # Only three fields matter here; the others are never decoded.
     headers: dict[str, list[str]] = {}
-    for line in head.split(b"\n"):
-        name, colon, value = line.partition(b":")
-        if colon:
-            key = _WANTED.get(name.rstrip(b" \t").lower())
-            if key is not None:
-                headers.setdefault(key, []).append(isomorphic_decode(value.strip(b" \t\r")))
+    for name, value in _WANTED.findall(b"\n" + head):
+        key = _NAMES.get(name)
+        if key is None:
+            key = _NAMES[name.lower()]
+        headers.setdefault(key, []).append(isomorphic_decode(value.strip(b" \t\r")))
     return headers
 
 
 def _head_values(head: bytes) -> tuple[str | None, str | None, str | None]:
-    """Content-Type, Transfer-Encoding and Content-Encoding of a header section."""
-    headers = _fields(head)
-    return (
-        _get(headers, "content-type"),
-        _get(headers, "transfer-encoding"),
-        _get(headers, "content-encoding"),
-    )
+    """Content-Type, Transfer-Encoding and Content-Encoding of a header section (or ``None``)."""
+    # "To get a header name name from a header list list ... Return the values of
+    # all headers in list whose name is a byte-case-insensitive match for name,
+    # separated from each other by 0x2C 0x20, in order."
+    # -- https://fetch.spec.whatwg.org/#concept-header-list-get
+    values: dict[str, str] = {}
+    for name, value in _WANTED.findall(head):  # the section starts with its status line
+        key = _NAMES.get(name)
+        if key is None:
+            key = _NAMES[name.lower()]
+        text = isomorphic_decode(value.strip(b" \t\r"))
+        previous = values.get(key)
+        values[key] = text if previous is None else f"{previous}, {text}"
+    get = values.get
+    return get("content-type"), get("transfer-encoding"), get("content-encoding")
 
 
 # A reader asks for the Content-Type of a record's first bytes (is it a page?) and then
