@@ -325,7 +325,9 @@ def _children(pid: int) -> list[psutil.Process]:
 
 
 def _start(tmp_path: Path, out: Path) -> tuple[subprocess.Popen[str], list[psutil.Process]]:
-    archive = big_archive(tmp_path / "big.warc.gz", 6000)
+    # (30,000 records: still at work half a second after the workers start; 6,000 ended
+    # in about that time once detection got faster, and the signal then met the clean-up)
+    archive = big_archive(tmp_path / "big.warc.gz", 30000)
     process = subprocess.Popen(
         command(archive, "--out", out, "--jobs", "2", "--chunk-size", "100000"),
         stdout=subprocess.PIPE,
@@ -382,6 +384,42 @@ def test_timeout_is_a_total_deadline(tmp_path: Path, jobs: str) -> None:
     assert not out.exists()
     assert [p.name for p in tmp_path.iterdir() if "partial" in p.name] == []
     assert _children(process.pid) == []
+
+
+class _Interrupted(Exception):
+    pass
+
+
+class _PoolStub:
+    """Stands in for a ProcessPoolExecutor whose shutdown a stop signal's handler cuts
+    short the first *interruptions* times (it raises, as the command line's does)."""
+
+    def __init__(self, interruptions: int) -> None:
+        self._processes: dict[int, object] = {}  # (no worker to kill)
+        self.interruptions = interruptions
+        self.shutdowns = 0
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self.shutdowns += 1
+        if self.shutdowns <= self.interruptions:
+            raise _Interrupted
+
+
+@pytest.mark.parametrize("interruptions", [0, 1, 2])
+def test_clean_up_finishes_when_a_signal_cuts_it_short(tmp_path: Path, interruptions: int) -> None:
+    """A stop signal that arrives as a run ends (its handler raises in the clean-up) still
+    leaves the workers stopped and no part files; what it raised is raised after."""
+    parts = tmp_path / "browser-decode-warc-x"
+    parts.mkdir()
+    (parts / "000000001.jsonl").write_text("{}\n")
+    pool = _PoolStub(interruptions)
+    if interruptions:
+        with pytest.raises(_Interrupted):
+            _warc_run._clean_up(pool, str(parts))  # type: ignore[arg-type]
+    else:
+        _warc_run._clean_up(pool, str(parts))  # type: ignore[arg-type]
+    assert not parts.exists()
+    assert pool.shutdowns == interruptions + 1
 
 
 def test_timeout_must_be_positive(tmp_path: Path) -> None:

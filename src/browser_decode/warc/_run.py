@@ -408,17 +408,19 @@ def stream(
             for page in task_pages(task, content, summary, progress, limit, detector=detector):
                 sink.add(page)
         return summary
-    parts = tempfile.mkdtemp(prefix="browser-decode-warc-")
-    pool = ProcessPoolExecutor(
-        jobs, mp_context=_context(detector), initializer=_worker_init, initargs=(os.getpid(),)
-    )
+    parts: str | None = None
+    pool: ProcessPoolExecutor | None = None
     try:
+        parts = directory = tempfile.mkdtemp(prefix="browser-decode-warc-")
+        pool = executor = ProcessPoolExecutor(
+            jobs, mp_context=_context(detector), initializer=_worker_init, initargs=(os.getpid(),)
+        )
         tasks = enumerate(plan(paths, chunk_bytes))
         window: deque[tuple[str, Future[tuple[Summary, int]]]] = deque()
 
         def submit(number: int, task: Task) -> None:
-            part = os.path.join(parts, f"{number:09d}.jsonl")
-            future = pool.submit(_part_task, task, content, limit, part, detector)
+            part = os.path.join(directory, f"{number:09d}.jsonl")
+            future = executor.submit(_part_task, task, content, limit, part, detector)
             window.append((part, future))
 
         try:
@@ -439,6 +441,28 @@ def stream(
         except BrokenProcessPool:
             raise WorkerDied("a worker process died (killed, or out of memory)") from None
     finally:
-        _stop_workers(pool)
-        shutil.rmtree(parts, ignore_errors=True)
+        _clean_up(pool, parts)
     return summary
+
+
+def _clean_up(pool: ProcessPoolExecutor | None, parts: str | None) -> None:
+    """Stop the workers of *pool* and remove the directory *parts*, whatever is raised
+    meanwhile: a stop signal's handler (the command line's raises) that cuts a step short
+    makes the steps run again (each can), and what it raised is raised once they are done,
+    so that a run stopped as it ends leaves no temporary directory."""
+    raised: BaseException | None = None
+    for _ in range(_CLEAN_UP_TRIES):
+        try:
+            if pool is not None:
+                _stop_workers(pool)
+            if parts is not None:
+                shutil.rmtree(parts, ignore_errors=True)
+            break
+        except BaseException as error:  # (raised again below)
+            raised = raised or error
+    if raised is not None:
+        raise raised
+
+
+#: Tries of :func:`_clean_up` (a signal each time would be a signal every few ms).
+_CLEAN_UP_TRIES: Final = 5
