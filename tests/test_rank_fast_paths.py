@@ -152,18 +152,23 @@ _BONUSES = [
 
 
 @settings(max_examples=400, deadline=None)
-@given(_bodies, st.sampled_from(_BONUSES))
-def test_single_byte_ranking_is_the_plain_one(body: bytes, bonuses: dict[str, float]) -> None:
-    """The single-byte ranking (no multi-byte candidates) is the plain computation's."""
-    data, high = trim_sample(body)
-    if not high:
-        return
+def _check_single_byte(data: bytes, high: bytes, bonuses: dict[str, float]) -> None:
+    """The single-byte ranking of *data* (no multi-byte candidates) is the plain one's."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(_rank, "MULTI_BYTE", {})
         fast = _rank.rank_candidates(data, high, dict(bonuses))
         patch.setattr(_rank, "_rank_single_byte", _plain_single_byte)
         plain = _rank.rank_candidates(data, high, dict(bonuses))
     assert fast == plain
+
+
+@given(_bodies, st.sampled_from(_BONUSES))
+def test_single_byte_ranking_is_the_plain_one(body: bytes, bonuses: dict[str, float]) -> None:
+    """The single-byte ranking (no multi-byte candidates) is the plain computation's."""
+    data, high = trim_sample(body)
+    if not high:
+        return
+    _check_single_byte(data, high, bonuses)
 
 
 @settings(max_examples=150, deadline=None)
@@ -228,9 +233,4 @@ def test_scripts_mixed_rank_as_the_plain_ranking(
     data, high = trim_sample(text.encode(codec, "replace"))
     if not high:
         return
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(_rank, "MULTI_BYTE", {})
-        fast = _rank.rank_candidates(data, high, dict(bonuses))
-        patch.setattr(_rank, "_rank_single_byte", _plain_single_byte)
-        plain = _rank.rank_candidates(data, high, dict(bonuses))
-    assert fast == plain
+    _check_single_byte(data, high, bonuses)
