@@ -61,7 +61,9 @@ def stages_for(mime: MimeType | None) -> tuple[Stage, ...]:
     return STAGES
 
 
-def _provenance(hint: EncodingHint, errors: int) -> Provenance:
+def _provenance(hint: EncodingHint, errors: int, detector: str | None = None) -> Provenance:
+    """The provenance of *hint*'s text with *errors*; *detector* names the detector when
+    the hint does not (a detected hint before ``Detector.detect`` names it)."""
     return Provenance(
         encoding=hint.encoding.name,
         source=hint.source,
@@ -71,7 +73,7 @@ def _provenance(hint: EncodingHint, errors: int) -> Provenance:
         replacements=errors,
         score=hint.score,
         runner_up=hint.runner_up,
-        detector=hint.detector,
+        detector=hint.detector if detector is None else detector,
         binary=hint.binary,
     )
 
@@ -307,36 +309,20 @@ def _detected(body: bytes, url: str | None, default_encoding: str | None) -> Dec
         return result_from_hint(body, hint)  # (binary: the default, marked so)
     # (what Detector.detect and result_from_hint make of a detected hint: no skip, no text;
     # evidence's detected hints differ in encoding, score and runner-up only)
-    name, score, runner_up = hint.encoding.name, hint.score, hint.runner_up
-    if len(body) > PIECES_ABOVE:
-        text, errors = decode_in_pieces(name, body, COUNTING[name])
-    else:
-        text, errors = COUNTING[name](body)
-    key = (name, score, runner_up)
-    provenance = None if errors else _BY_DETECTION.get(key)
+    key = (hint.encoding.name, hint.score, hint.runner_up)
+    provenance = _BY_DETECTION.get(key)
     if provenance is None:
-        provenance = Provenance(
-            encoding=name,
-            source=_DETECTED,
-            confidence=hint.confidence,
-            label=hint.label,
-            offset=hint.offset,
-            replacements=errors,
-            score=score,
-            runner_up=runner_up,
-            detector=BUILTIN.name,
-            binary=hint.binary,
-        )
-        if not errors and score is not None and score > 0.0:  # (not -0.0 for 0.0)
+        provenance = _provenance(hint, 0, BUILTIN.name)
+        if hint.score is not None and hint.score > 0.0:  # (not -0.0 for 0.0)
             if len(_BY_DETECTION) >= _CACHE_SIZE:
                 _BY_DETECTION.clear()
             _BY_DETECTION[key] = provenance
-    return _new_result(DecodeResult, (text, provenance))
+    return _result(body, COUNTING[hint.encoding.name], provenance)
 
 
 _DETECTED: Final = Source.DETECTED
-#: (encoding, score, runner-up) of a detected answer -> the provenance of its text when it
-#: has no errors (a frozen value: one object serves every such result; a frozen dataclass
+#: (encoding, score, runner-up) of a detected answer -> the provenance of its text without
+#: errors (a frozen value: one object serves every such result; a frozen dataclass
 #: costs ~20 us to build when the CPU caches are cold, a look-up a few).
 _BY_DETECTION: Final[dict[tuple[str, float | None, str | None], Provenance]] = {}
 
