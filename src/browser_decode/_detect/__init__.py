@@ -206,7 +206,7 @@ def evidence(
             return found
         trimmed, size, whole_sample = found
     data, high = trimmed
-    valid = nearly_utf8(data)
+    valid = nearly_utf8(data, high)
     if valid is not None:
         return Evidence(_hint("UTF-8", calibrated_prefilter(valid), None))
 

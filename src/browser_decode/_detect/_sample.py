@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from itertools import chain, compress, count, islice, repeat
+from itertools import chain, compress, islice, repeat
 from operator import not_
 from typing import Final
 
@@ -39,9 +39,21 @@ _HIGH: Final = re.compile(rb"[\x80-\xff]")
 #: character boundary in every ASCII-compatible WHATWG encoding.
 _SAFE_CUT: Final = re.compile(rb"[\x00-\x2f]")
 
-#: ``bytes.translate`` table: markup characters -> space, so that tags are not
-#: part of the words of the text ("<p>Sch\xf6ne" is the word "Sch\xf6ne").
-_MARKUP_TO_SPACE: Final = bytes(0x20 if chr(b) in '<>/="' else b for b in range(256))
+#: ``bytes.translate`` table: markup characters and ASCII whitespace (what ``bytes.split()``
+#: splits at) -> space, so that tags are not part of the words of the text ("<p>Sch\xf6ne"
+#: is the word "Sch\xf6ne") and a space alone separates words.
+_SEPARATORS_TO_SPACE: Final = bytes(
+    0x20 if chr(b) in '<>/=" \t\n\r\x0b\x0c' else b for b in range(256)
+)
+#: The ASCII bytes of words (not separators): deleted, they leave each word that holds a
+#: byte 0x80-0xFF as those bytes, and nothing of the others.
+_WORD_ASCII: Final = bytes(b for b in range(0x80) if _SEPARATORS_TO_SPACE[b] != 0x20)
+#: ``bytes.translate`` table: bytes 0x80-0xFF -> 0x80, others -> 0.
+_HIGH_TO_0X80: Final = bytes(0 if b < 0x80 else 0x80 for b in range(256))
+#: The blocks in which :func:`first_high` looks for a byte 0x80-0xFF (``isascii`` each).
+_ASCII_BLOCK: Final = 1024
+#: (what stands for the missing neighbour of the first or last word; dropped)
+_NO_WORD: Final = (b"",)
 _ISO_2022_JP_ESCAPES: Final = (b"\x1b$B", b"\x1b$@", b"\x1b(J", b"\x1b(I")
 _BAD_UTF16: Final = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ufffd]")
 _UTF8_FFFD: Final = b"\xef\xbf\xbd"
@@ -137,7 +149,14 @@ def non_ascii_piece(body: bytes) -> bytes:
 
 
 def trim(data: bytes, high: bytes) -> tuple[bytes, bytes]:
-    """*data* and its *high* bytes, cut (at a boundary) after about :data:`MAX_HIGH_BYTES`."""
+    """*data* and its *high* bytes, cut (at a boundary) after about :data:`MAX_HIGH_BYTES`.
+
+    The plain definition (:func:`trim_sample` computes the same with fewer steps): the
+    bytes 0x80-0xFF are counted in steps of :data:`_STEP` bytes from the start; *data*
+    holding more than ``MAX_HIGH_BYTES * 5 // 4`` of them is cut in the first full step
+    (one that ends before the end of *data*) where the count reaches
+    :data:`MAX_HIGH_BYTES`.
+    """
     if len(high) <= MAX_HIGH_BYTES * 5 // 4:
         return data, high
     seen = 0
@@ -150,12 +169,18 @@ def trim(data: bytes, high: bytes) -> tuple[bytes, bytes]:
     return data, high
 
 
-def _cut(data: bytes, end: int, readable: int | None = None) -> tuple[bytes, bytes] | None:
+def _cut(
+    data: bytes, end: int, readable: int | None = None, before: bytes | None = None
+) -> tuple[bytes, bytes] | None:
     """*data* cut at a boundary in the step that ends at *end*, and its bytes 0x80-0xFF
     (``None`` when only its first *readable* bytes are the sample's and the cut lies
-    past them)."""
-    cut = data[: _end_before_boundary(data, end - _STEP, end)]
-    kept = cut.translate(None, _ASCII)
+    past them). *before*: the bytes 0x80-0xFF of ``data[:end - _STEP]`` when known."""
+    at = _end_before_boundary(data, end - _STEP, end)
+    cut = data[:at]
+    if before is None:
+        kept = cut.translate(None, _ASCII)
+    else:
+        kept = before + data[end - _STEP : at].translate(None, _ASCII)
     if len(kept) < MAX_HIGH_BYTES // 2:
         # text without spaces (CJK): cut at the next boundary instead
         if readable is None:
@@ -172,43 +197,76 @@ def _cut(data: bytes, end: int, readable: int | None = None) -> tuple[bytes, byt
 def trim_sample(data: bytes) -> tuple[bytes, bytes]:
     """``trim(data, high_bytes(data))``, reading only as far as it needs to.
 
-    The bytes 0x80-0xFF are counted step by step from the start: once about
-    :data:`MAX_HIGH_BYTES` of them are found, the rest of *data* is read only
-    until it is clear that *data* holds more than ``MAX_HIGH_BYTES * 5 // 4``
-    of them (else nothing is cut). Dense text is cut after a few KiB, never
-    having translated the rest of its 64 KiB sample.
+    The bytes 0x80-0xFF are counted from the start: once :data:`MAX_HIGH_BYTES` of
+    them are found, the rest of *data* is read only until it is clear that *data*
+    holds more than ``MAX_HIGH_BYTES * 5 // 4`` of them (else nothing is cut). Dense
+    text is cut after a few KiB, never having translated the rest of its 64 KiB sample.
     """
     found = trim_prefix(data, len(data), len(data))
     assert found is not None  # (all of the sample is there)
     return found
 
 
+#: :func:`trim_prefix` counts in blocks of this many bytes (a multiple of :data:`_STEP`):
+#: one ``translate`` each, then steps of :data:`_STEP` in the block where the count
+#: reaches :data:`MAX_HIGH_BYTES`.
+_COUNT_BLOCK: Final = 8 * _STEP
+
+
 def trim_prefix(data: bytes, size: int, readable: int) -> tuple[bytes, bytes] | None:
     """:func:`trim_sample` of a sample of *size* bytes whose first *readable* bytes are
     those of *data*, when they decide it (dense text is cut after a few KiB); else
-    ``None``. (The sample of a large body starts with the body's head: no copy.)"""
-    limit = MAX_HIGH_BYTES * 5 // 4
+    ``None``. (The sample of a large body starts with the body's head: no copy.) When
+    *readable* is *size* or more, *data* is the whole sample.
+
+    :func:`trim`'s steps, counted in blocks: the steps it counts end before *size*; the
+    one where the count reaches :data:`MAX_HIGH_BYTES` is found in the first block whose
+    count reaches it, by its steps (the same counts, fewer calls). The rest is counted
+    only until it holds more than ``MAX_HIGH_BYTES * 5 // 4`` (then the sample is cut
+    there), else to its end: all of it when *data* is the whole sample (nothing is
+    cut), the full steps within *readable* otherwise (the bytes past them decide:
+    ``None``). The bytes 0x80-0xFF counted are kept, so that those of the sample or of
+    the cut are not counted again.
+    """
     whole = readable >= size
+    # the ends of the steps counted: multiples of _STEP before size (within readable)
+    last = (size - 1) // _STEP * _STEP
+    top = last if whole else min(last, readable // _STEP * _STEP)
+    parts: list[bytes] = []  # the bytes 0x80-0xFF of data[:end] (end: where counting is)
     seen = 0
-    for end in range(_STEP, size, _STEP):
-        if end > readable:
-            return None
-        # (the number of bytes 0x80-0xFF in the step)
-        seen += len(data[end - _STEP : end].translate(None, _ASCII))
-        if seen >= MAX_HIGH_BYTES:
-            break
+    end = 0
+    while end < top:
+        stop = min(end + _COUNT_BLOCK, top)
+        high = data[end:stop].translate(None, _ASCII)
+        if seen + len(high) < MAX_HIGH_BYTES:
+            parts.append(high)
+            seen += len(high)
+            end = stop
+            continue
+        # (the block reaches it: the step that does, each step counted as trim counts it)
+        while seen < MAX_HIGH_BYTES:
+            end += _STEP
+            high = data[end - _STEP : end].translate(None, _ASCII)
+            parts.append(high)
+            seen += len(high)
+        break
     else:
-        return (data, high_bytes(data)) if whole else None
+        # (no step reaches MAX_HIGH_BYTES: nothing is cut)
+        return (data, b"".join(parts) + data[top:].translate(None, _ASCII)) if whole else None
+    # Is there more than the limit? Counted up to where trim_sample would read.
+    limit = MAX_HIGH_BYTES * 5 // 4
+    before = b"".join(parts[:-1])  # (those of data[:end - _STEP]: _cut needs them)
+    stop = len(data) if whole else readable // _STEP * _STEP
     total = seen
-    for start in range(end, size, _STEP):
-        if total > limit:
-            break
-        if start + _STEP > readable and not whole:
-            return None
-        total += len(data[start : start + _STEP].translate(None, _ASCII))
+    at = end
+    while total <= limit and at < stop:
+        high = data[at : min(at + _COUNT_BLOCK, stop)].translate(None, _ASCII)
+        parts.append(high)
+        total += len(high)
+        at += _COUNT_BLOCK
     if total <= limit:
-        return (data, high_bytes(data)) if whole else None
-    return _cut(data, end, None if whole else readable)
+        return (data, b"".join(parts)) if whole else None
+    return _cut(data, end, None if whole else readable, before)
 
 
 def words_around(data: bytes) -> bytes:
@@ -217,15 +275,56 @@ def words_around(data: bytes) -> bytes:
     At most :data:`MAX_CONTEXTS` of them, each as ``previous word, word, next
     word``, joined by spaces: the text where the candidates disagree, without
     the markup far from it (which says nothing about the language of the text).
-    Words are separated by whitespace and markup characters (``<>/="``).
+    Words are separated by whitespace and markup characters (``<>/="``). They are
+    those of the first :data:`_WORDS_HEAD` bytes when these hold at least
+    ``MAX_CONTEXTS // 4`` such words, else those of all of *data*.
+
+    The plain computation is :func:`words_around_plain`; this one gives the same
+    bytes with fewer steps: the words of the head that hold a byte 0x80-0xFF are
+    counted without splitting the others (deleting the ASCII bytes of words leaves
+    one run of bytes 0x80-0xFF for each of them, nothing for the others); the words
+    before the one before the first such word are neither picked nor anyone's
+    neighbour, and are not split; the words are picked with their neighbours in one
+    pass (stopping at the last one picked).
     """
+    head = data[:_WORDS_HEAD]
+    if len(head) < len(data) and (
+        len(head.translate(_SEPARATORS_TO_SPACE, _WORD_ASCII).split(None, MAX_CONTEXTS // 4 - 1))
+        >= MAX_CONTEXTS // 4
+    ):
+        data = head
+    text = data.translate(_SEPARATORS_TO_SPACE)
+    # from the start of the word before the first word that holds a byte 0x80-0xFF
+    space = text.rfind(b" ", 0, first_high(text))
+    start = text.rfind(b" ", 0, len(text[:space].rstrip(b" "))) + 1 if space > 0 else 0
+    words = text[start:].split()
+    # (each word with its neighbours, b"" where there is none; the first iterable is one
+    # longer)
+    triples = zip(
+        chain(_NO_WORD, words), words, chain(islice(words, 1, None), _NO_WORD), strict=False
+    )
+    picked = islice(compress(triples, map(not_, map(bytes.isascii, words))), MAX_CONTEXTS)
+    return b" ".join(filter(None, chain.from_iterable(picked)))
+
+
+def words_around_plain(data: bytes) -> bytes:
+    """:func:`words_around`, computed plainly (the reference of the tests)."""
     for chunk in (data[:_WORDS_HEAD], data):
-        words = chunk.translate(_MARKUP_TO_SPACE).split()
-        picked = list(islice(compress(count(), map(not_, map(bytes.isascii, words))), MAX_CONTEXTS))
+        words = chunk.translate(_SEPARATORS_TO_SPACE).split()
+        picked = [i for i, word in enumerate(words) if not word.isascii()][:MAX_CONTEXTS]
         if len(picked) >= MAX_CONTEXTS // 4 or len(chunk) == len(data):
             break
-    # words i-1, i, i+1 of each picked word i (those that exist; repeats kept)
     return b" ".join(chain.from_iterable([words[i - 1 if i else 0 : i + 2] for i in picked]))
+
+
+def first_high(data: bytes) -> int:
+    """Where the first byte 0x80-0xFF of *data* lies (``len(data)`` if none): ``isascii``
+    of each block (vectorised in C), then one ``find`` in the block that holds one."""
+    for start in range(0, len(data), _ASCII_BLOCK):
+        block = data[start : start + _ASCII_BLOCK]
+        if not block.isascii():
+            return start + block.translate(_HIGH_TO_0X80).find(0x80)
+    return len(data)
 
 
 def contexts(data: bytes, high: bytes, words: bytes) -> tuple[bytes, float]:
@@ -343,17 +442,21 @@ def ascii_with_iso_2022_jp_escapes(data: bytes) -> bool:
     return True
 
 
-def nearly_utf8(data: bytes) -> float | None:
+def nearly_utf8(data: bytes, high: bytes | None = None) -> float | None:
     """A score when *data* is UTF-8 but for a few errors: the share of valid
     sequences, times ``1 - 0.5 ** valid`` (one valid sequence is weak evidence).
 
     Valid multi-byte UTF-8 sequences are very unlikely in legacy text: when at
     least 20 of every 21 non-ASCII sequences are valid (and there are a few),
     the body is UTF-8 with stray bytes or a cut final character.
+    *high*: the bytes 0x80-0xFF of *data*, when known (they alone are counted).
     """
+    if high is None:
+        high = data.translate(None, _ASCII)
     # Each valid sequence is a lead byte 0xC2-0xF4 and one to three continuation
-    # bytes 0x80-0xBF: counts far from that rule the decode out.
-    classes = data.translate(_UTF8_CLASSES)
+    # bytes 0x80-0xBF: counts far from that rule the decode out. (Both are bytes
+    # 0x80-0xFF: counted in *high*, a few hundred bytes, not in all of *data*.)
+    classes = high.translate(_UTF8_CLASSES)
     leads, continuations = classes.count(b"l"), classes.count(b"c")
     if leads - 1 > continuations * 1.1:
         # (the test below, after the cut character: it takes one lead byte at most and
@@ -361,20 +464,18 @@ def nearly_utf8(data: bytes) -> float | None:
         return None
     cut = _without_cut_character(data)
     if len(cut) < len(data):
+        # (the bytes cut are a lead byte and continuation bytes: the last of *high*)
+        high = high[: len(high) - (len(data) - len(cut))]
         data = cut
-        classes = data.translate(_UTF8_CLASSES)
+        classes = high.translate(_UTF8_CLASSES)
         leads, continuations = classes.count(b"l"), classes.count(b"c")
     if not leads <= continuations * 1.1 or continuations > 3.3 * leads + 2:
         return None
-    # A continuation byte after a byte that is neither a lead nor a continuation is an
-    # error (one U+FFFD each), and there are no more valid sequences than lead bytes:
-    # enough such errors rule the decode out (as its result would below).
-    stray = classes.count(b" c") + classes.startswith(b"c")
-    if stray * 20 > leads:
-        return None
+    # (the decode is the test: cheaper than counting the continuation bytes that follow
+    # ASCII, each an error, to rule it out first)
     text = data.decode("utf-8", "replace")
     errors = text.count("\ufffd") - data.count(_UTF8_FFFD)
-    non_ascii = len(text) - (len(data) - len(data.translate(None, _ASCII)))
+    non_ascii = len(text) - (len(data) - len(high))
     valid = non_ascii - errors
     if errors == 0 and valid:
         # valid UTF-8 but for a character cut at the end; a legacy text may
