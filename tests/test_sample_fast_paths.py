@@ -284,3 +284,20 @@ def test_nearly_utf8_is_the_previous_test(data: bytes) -> None:
     expected = _nearly_utf8_before(data)
     assert nearly_utf8(data) == expected
     assert nearly_utf8(data, high_bytes(data)) == expected
+
+
+@pytest.mark.parametrize("char", ["é", "中", "😀"])
+@pytest.mark.parametrize(
+    "error",
+    [b"\xc3", b"\xe4", b"\xe4\xb8", b"\xf0", b"\xf0\x9f", b"\xf0\x9f\x98", b"\x80", b"\xff"],
+)
+def test_nearly_utf8_around_twenty_valid_per_error(char: str, error: bytes) -> None:
+    """One to three errors among 1-90 valid sequences: the counts' rejection never
+    rejects what the decode accepts (it is exact at 20 valid per error and one to three
+    missing or one extra continuation byte each)."""
+    for errors in (1, 2, 3):
+        for valid in range(1, 91):
+            data = b"<p>" + (char * valid).encode() + (error + b" x") * errors + b"</p>"
+            assert nearly_utf8(data) == _nearly_utf8_before(data), (valid, errors)
+            data = data[:-4] + error  # (and at the end: a character cut short)
+            assert nearly_utf8(data) == _nearly_utf8_before(data), (valid, errors)

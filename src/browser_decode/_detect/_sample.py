@@ -62,6 +62,10 @@ _NOT_CJK_HIGH: Final = bytes(b for b in range(256) if b not in _CJK_HIGH)
 _UTF8_CLASSES: Final = bytes(
     ord("c") if 0x80 <= b <= 0xBF else ord("l") if 0xC2 <= b <= 0xF4 else 0x20 for b in range(256)
 )
+#: ``bytes.translate`` table: lead bytes of three and four bytes -> ``3``, ``4``.
+_UTF8_LONG_LEADS: Final = bytes(
+    ord("3") if 0xE0 <= b <= 0xEF else ord("4") if 0xF0 <= b <= 0xF4 else 0x20 for b in range(256)
+)
 
 
 #: ``position & _FOUND`` is *position* when it is one (>= 0, any body's), large when it is
@@ -207,10 +211,17 @@ def trim_sample(data: bytes) -> tuple[bytes, bytes]:
     return found
 
 
-#: :func:`trim_prefix` counts in blocks of this many bytes (a multiple of :data:`_STEP`):
-#: one ``translate`` each, then steps of :data:`_STEP` in the block where the count
-#: reaches :data:`MAX_HIGH_BYTES`.
+#: :func:`trim_prefix` counts sparse text in blocks of this many bytes (a multiple of
+#: :data:`_STEP`): one ``translate`` each, then steps of :data:`_STEP` in the block where
+#: the count reaches :data:`MAX_HIGH_BYTES`.
 _COUNT_BLOCK: Final = 8 * _STEP
+
+
+def _count_size(high: int, read: int) -> int:
+    """How many bytes :func:`trim_prefix` counts next after *high* bytes 0x80-0xFF in
+    *read* bytes: a step where they are dense (a quarter and more: few steps reach
+    the limits), else a block."""
+    return _STEP if high * 4 >= read else _COUNT_BLOCK
 
 
 def trim_prefix(data: bytes, size: int, readable: int) -> tuple[bytes, bytes] | None:
@@ -219,14 +230,14 @@ def trim_prefix(data: bytes, size: int, readable: int) -> tuple[bytes, bytes] | 
     ``None``. (The sample of a large body starts with the body's head: no copy.) When
     *readable* is *size* or more, *data* is the whole sample.
 
-    :func:`trim`'s steps, counted in blocks: the steps it counts end before *size*; the
-    one where the count reaches :data:`MAX_HIGH_BYTES` is found in the first block whose
-    count reaches it, by its steps (the same counts, fewer calls). The rest is counted
-    only until it holds more than ``MAX_HIGH_BYTES * 5 // 4`` (then the sample is cut
-    there), else to its end: all of it when *data* is the whole sample (nothing is
-    cut), the full steps within *readable* otherwise (the bytes past them decide:
-    ``None``). The bytes 0x80-0xFF counted are kept, so that those of the sample or of
-    the cut are not counted again.
+    :func:`trim`'s steps, counted in blocks where the text is sparse: the steps it
+    counts end before *size* (and within *readable*); the one where the count reaches
+    :data:`MAX_HIGH_BYTES` is found in the first block whose count reaches it, by its
+    steps (the same counts, fewer calls). The rest is counted only until it holds more
+    than ``MAX_HIGH_BYTES * 5 // 4`` (then the sample is cut there), else to its end:
+    all of it when *data* is the whole sample (nothing is cut), the full steps within
+    *readable* otherwise (the bytes past them decide: ``None``). The bytes 0x80-0xFF
+    counted are kept, so that those of the sample or of the cut are not counted again.
     """
     whole = readable >= size
     # the ends of the steps counted: multiples of _STEP before size (within readable)
@@ -236,14 +247,16 @@ def trim_prefix(data: bytes, size: int, readable: int) -> tuple[bytes, bytes] | 
     seen = 0
     end = 0
     while end < top:
-        stop = min(end + _COUNT_BLOCK, top)
+        stop = min(end + _count_size(seen, end), top)
         high = data[end:stop].translate(None, _ASCII)
-        if seen + len(high) < MAX_HIGH_BYTES:
+        if seen + len(high) < MAX_HIGH_BYTES or stop - end == _STEP:
             parts.append(high)
             seen += len(high)
             end = stop
-            continue
-        # (the block reaches it: the step that does, each step counted as trim counts it)
+            if seen < MAX_HIGH_BYTES:
+                continue
+            break
+        # (a block reaches it: the step that does, each step counted as trim counts it)
         while seen < MAX_HIGH_BYTES:
             end += _STEP
             high = data[end - _STEP : end].translate(None, _ASCII)
@@ -255,18 +268,19 @@ def trim_prefix(data: bytes, size: int, readable: int) -> tuple[bytes, bytes] | 
         return (data, b"".join(parts) + data[top:].translate(None, _ASCII)) if whole else None
     # Is there more than the limit? Counted up to where trim_sample would read.
     limit = MAX_HIGH_BYTES * 5 // 4
-    before = b"".join(parts[:-1])  # (those of data[:end - _STEP]: _cut needs them)
+    steps = len(parts)  # (parts[:steps - 1]: the bytes 0x80-0xFF of data[:end - _STEP])
     stop = len(data) if whole else readable // _STEP * _STEP
     total = seen
     at = end
     while total <= limit and at < stop:
-        high = data[at : min(at + _COUNT_BLOCK, stop)].translate(None, _ASCII)
+        more = min(at + _count_size(total, at), stop)
+        high = data[at:more].translate(None, _ASCII)
         parts.append(high)
         total += len(high)
-        at += _COUNT_BLOCK
+        at = more
     if total <= limit:
         return (data, b"".join(parts)) if whole else None
-    return _cut(data, end, None if whole else readable, before)
+    return _cut(data, end, None if whole else readable, b"".join(parts[: steps - 1]))
 
 
 def words_around(data: bytes) -> bytes:
@@ -471,8 +485,16 @@ def nearly_utf8(data: bytes, high: bytes | None = None) -> float | None:
         leads, continuations = classes.count(b"l"), classes.count(b"c")
     if not leads <= continuations * 1.1 or continuations > 3.3 * leads + 2:
         return None
-    # (the decode is the test: cheaper than counting the continuation bytes that follow
-    # ASCII, each an error, to rule it out first)
+    # A valid sequence has as many continuation bytes as its lead byte announces; an
+    # error (one U+FFFD) is a stray continuation byte (one more), or a lead byte with
+    # fewer continuation bytes than it announces (one to three fewer), or another
+    # byte. There are no more valid sequences than lead bytes, and the result below
+    # needs 20 times as many valid sequences as errors: a count of continuation bytes
+    # that far from the announced one rules the decode out (as its result would).
+    kinds = high.translate(_UTF8_LONG_LEADS)
+    excess = continuations - (leads + kinds.count(b"3") + 2 * kinds.count(b"4"))
+    if excess * 20 > leads or -excess * 20 > 3 * leads:
+        return None
     text = data.decode("utf-8", "replace")
     errors = text.count("\ufffd") - data.count(_UTF8_FFFD)
     non_ascii = len(text) - (len(data) - len(high))
