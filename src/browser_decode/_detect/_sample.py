@@ -217,13 +217,6 @@ def trim_sample(data: bytes) -> tuple[bytes, bytes]:
 _COUNT_BLOCK: Final = 8 * _STEP
 
 
-def _count_size(high: int, read: int) -> int:
-    """How many bytes :func:`trim_prefix` counts next after *high* bytes 0x80-0xFF in
-    *read* bytes: a step where they are dense (a quarter and more: few steps reach
-    the limits), else a block."""
-    return _STEP if high * 4 >= read else _COUNT_BLOCK
-
-
 def trim_prefix(data: bytes, size: int, readable: int) -> tuple[bytes, bytes] | None:
     """:func:`trim_sample` of a sample of *size* bytes whose first *readable* bytes are
     those of *data*, when they decide it (dense text is cut after a few KiB); else
@@ -247,7 +240,11 @@ def trim_prefix(data: bytes, size: int, readable: int) -> tuple[bytes, bytes] | 
     seen = 0
     end = 0
     while end < top:
-        stop = min(end + _count_size(seen, end), top)
+        # (a step where the bytes 0x80-0xFF are dense, a quarter and more: few steps reach
+        # the limits; else a block)
+        stop = end + _STEP if seen * 4 >= end else end + _COUNT_BLOCK
+        if stop > top:
+            stop = top
         high = data[end:stop].translate(None, _ASCII)
         if seen + len(high) < MAX_HIGH_BYTES or stop - end == _STEP:
             parts.append(high)
@@ -273,7 +270,9 @@ def trim_prefix(data: bytes, size: int, readable: int) -> tuple[bytes, bytes] | 
     total = seen
     at = end
     while total <= limit and at < stop:
-        more = min(at + _count_size(total, at), stop)
+        more = at + _STEP if total * 4 >= at else at + _COUNT_BLOCK
+        if more > stop:
+            more = stop
         high = data[at:more].translate(None, _ASCII)
         parts.append(high)
         total += len(high)
