@@ -103,6 +103,8 @@ _NOT_ASCII_LETTERS: Final = bytes(
     b for b in range(256) if not (0x41 <= b <= 0x5A or 0x61 <= b <= 0x7A)
 )
 _HIGH_PAIRS: Final = bytes(0x20 if b < 0x80 else ord("h") for b in range(256))
+#: The letters a-z (each counted in the words' letters by one ``map`` in C).
+_LOWERCASE: Final = tuple(bytes([c]) for c in range(ord("a"), ord("z") + 1))
 
 
 class _Ranked(NamedTuple):
@@ -133,9 +135,8 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
         words = words_around(data)
         around, scale = contexts(data, high, words)
         letters = words.translate(_ASCII_LOWER, _NOT_ASCII_LETTERS)
-        ascii_counts = [letters.count(c) for c in range(ord("a"), ord("z") + 1)]
-        if any(ascii_counts):
-            ascii_total = sum(map(mul, ascii_counts, ascii_packed()[0]))
+        if letters:  # (then some letter's count is not 0)
+            ascii_total = sum(map(mul, map(letters.count, _LOWERCASE), ascii_packed()[0]))
 
     def ascii_score(key: str | tuple[str, ...]) -> float:
         if ascii_total is None:
