@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from itertools import chain, compress, islice, repeat
-from operator import not_
+from itertools import accumulate, chain, islice, repeat
 from typing import Final
 
 WHOLE: Final = 64 * 1024
@@ -52,8 +51,10 @@ _WORD_ASCII: Final = bytes(b for b in range(0x80) if _SEPARATORS_TO_SPACE[b] != 
 _HIGH_TO_0X80: Final = bytes(0 if b < 0x80 else 0x80 for b in range(256))
 #: The blocks in which :func:`first_high` looks for a byte 0x80-0xFF (``isascii`` each).
 _ASCII_BLOCK: Final = 1024
-#: (what stands for the missing neighbour of the first or last word; dropped)
-_NO_WORD: Final = (b"",)
+#: ``bytes.translate`` table and deleted bytes of :func:`words_around`'s indices: spaces
+#: -> ``x``, bytes 0x80-0xFF -> space, the other ASCII bytes deleted.
+_GAPS: Final = bytes(ord("x") if b == 0x20 else 0x20 if b >= 0x80 else b for b in range(256))
+_ASCII_BUT_SPACE: Final = bytes(b for b in range(0x80) if b != 0x20)
 _ISO_2022_JP_ESCAPES: Final = (b"\x1b$B", b"\x1b$@", b"\x1b(J", b"\x1b(I")
 _BAD_UTF16: Final = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ufffd]")
 _UTF8_FFFD: Final = b"\xef\xbf\xbd"
@@ -293,12 +294,15 @@ def words_around(data: bytes) -> bytes:
     ``MAX_CONTEXTS // 4`` such words, else those of all of *data*.
 
     The plain computation is :func:`words_around_plain`; this one gives the same
-    bytes with fewer steps: the words of the head that hold a byte 0x80-0xFF are
-    counted without splitting the others (deleting the ASCII bytes of words leaves
-    one run of bytes 0x80-0xFF for each of them, nothing for the others); the words
-    before the one before the first such word are neither picked nor anyone's
-    neighbour, and are not split; the words are picked with their neighbours in one
-    pass (stopping at the last one picked).
+    bytes with fewer Python-level steps. Deleting the ASCII bytes of words (not the
+    separators) leaves one run of bytes 0x80-0xFF for each word that holds one and
+    nothing of the others: the head's such words are counted without splitting the
+    others. The words before the one before the first such word are neither picked
+    nor anyone's neighbour: they are not split. And in the words joined by single
+    spaces, one before each, the same deletion leaves before the k-th such word as
+    many spaces as its index (+ 1): their indices are the running sums of the
+    lengths of those runs of spaces (all in C; a space after the last word makes one
+    more run, after the last such word, whatever follows it).
     """
     head = data[:_WORDS_HEAD]
     if len(head) < len(data) and (
@@ -311,13 +315,16 @@ def words_around(data: bytes) -> bytes:
     space = text.rfind(b" ", 0, first_high(text))
     start = text.rfind(b" ", 0, len(text[:space].rstrip(b" "))) + 1 if space > 0 else 0
     words = text[start:].split()
-    # (each word with its neighbours, b"" where there is none; the first iterable is one
-    # longer)
-    triples = zip(
-        chain(_NO_WORD, words), words, chain(islice(words, 1, None), _NO_WORD), strict=False
+    # (spaces -> "x", bytes 0x80-0xFF -> space, the ASCII bytes of words deleted: the
+    # runs of "x" before each word that holds a byte 0x80-0xFF, and one after the last)
+    gaps = (
+        b"".join((b" ", b" ".join(words), b" "))
+        .translate(_GAPS, _ASCII_BUT_SPACE)
+        .split(None, MAX_CONTEXTS)
     )
-    picked = islice(compress(triples, map(not_, map(bytes.isascii, words))), MAX_CONTEXTS)
-    return b" ".join(filter(None, chain.from_iterable(picked)))
+    # (index + 1 of each picked word i: the words i-1, i, i+1 that exist; repeats kept)
+    picked = islice(accumulate(map(len, gaps)), min(len(gaps) - 1, MAX_CONTEXTS))
+    return b" ".join(chain.from_iterable([words[i - 2 if i > 1 else 0 : i + 1] for i in picked]))
 
 
 def words_around_plain(data: bytes) -> bytes:
