@@ -212,9 +212,9 @@ def trim_sample(data: bytes) -> tuple[bytes, bytes]:
     return found
 
 
-#: :func:`trim_prefix` counts sparse text in blocks of this many bytes (a multiple of
-#: :data:`_STEP`): one ``translate`` each, then steps of :data:`_STEP` in the block where
-#: the count reaches :data:`MAX_HIGH_BYTES`.
+#: :func:`trim_prefix` counts sparse text in blocks of up to this many bytes (a multiple
+#: of :data:`_STEP`): one ``translate`` each, then steps of :data:`_STEP` in the block
+#: where the count reaches :data:`MAX_HIGH_BYTES`.
 _COUNT_BLOCK: Final = 8 * _STEP
 
 
@@ -242,8 +242,9 @@ def trim_prefix(data: bytes, size: int, readable: int) -> tuple[bytes, bytes] | 
     end = 0
     while end < top:
         # (a step where the bytes 0x80-0xFF are dense, a quarter and more: few steps reach
-        # the limits; else a block)
-        stop = end + _STEP if seen * 4 >= end else end + _COUNT_BLOCK
+        # the limits; else a block as long as what was read, up to _COUNT_BLOCK: an
+        # ASCII head before dense text costs no long block to step through again)
+        stop = end + _STEP if seen * 4 >= end else end + min(end, _COUNT_BLOCK)
         if stop > top:
             stop = top
         high = data[end:stop].translate(None, _ASCII)
