@@ -13,7 +13,6 @@ from __future__ import annotations
 import codecs
 import math
 import re
-import threading
 from collections.abc import Callable
 from functools import cache
 from heapq import heapify, heappop
@@ -176,7 +175,7 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
             text = _decode_with_few_errors(compact, codec, limit)
             if text is not None:
                 (language,) = languages  # (each multi-byte candidate has one language)
-                survivors.append((rank, name, language, text))
+                survivors.append((rank, name, language, _non_ascii(text)))
         if survivors:
             # (none without an ASCII letter right before a lead byte: no regex then)
             maybe = b"LH" in around.translate(_LETTER_LEAD)
@@ -453,7 +452,8 @@ _FEW_CHARS: Final = 2048
 
 
 class _Partial:
-    """A multi-byte candidate's text scored over its first characters."""
+    """A multi-byte candidate's text (its non-ASCII characters: :func:`_non_ascii`)
+    scored over its first characters."""
 
     __slots__ = (
         *("bound", "done", "left", "name", "non_ascii", "rank"),
@@ -464,14 +464,20 @@ class _Partial:
         self.rank, self.name, self.text, self.scorer = rank, name, text, scorer
         self.rest = rest  # the ASCII score
         self.done, self.total, self.step = 0, 0.0, _FIRST_CHARS
-        self.non_ascii = _non_ascii(text)
-        self.left = self.non_ascii  # non-ASCII characters not scored yet
+        self.non_ascii = len(text)
+        self.left = self.non_ascii  # characters not scored yet
         self.bound = 0.0
 
 
-def _non_ascii(text: str) -> int:
-    """How many characters of *text* are not ASCII (the encoder skips runs of them in C)."""
-    return len(text) - len(text.encode("ascii", "ignore"))
+#: Every ASCII byte: deleted from UTF-8 by ``bytes.translate``.
+_ASCII_BYTES: Final = bytes(range(0x80))
+
+
+def _non_ascii(text: str) -> str:
+    """*text* without its ASCII characters, which weigh nothing in any language (three
+    passes in C: UTF-8, ASCII bytes deleted, back; a lone surrogate passes through)."""
+    utf8 = text.encode("utf-8", "surrogatepass")
+    return utf8.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass")
 
 
 def _rank_multi_byte(
@@ -481,18 +487,21 @@ def _rank_multi_byte(
     bonuses: dict[str, float],
     bound_all: float,
 ) -> list[_Ranked]:
-    """The multi-byte *survivors* (rank, name, language, decoded text) scored; those that
-    cannot be among the first two (nor above the single-byte candidates' *bound_all*
-    when it would stand in for them) only down to a bound below both (not exact).
+    """The multi-byte *survivors* (rank, name, language, the non-ASCII characters of
+    the decoded text) scored; those that cannot be among the first two (nor above the
+    single-byte candidates' *bound_all* when it would stand in for them) only down to a
+    bound below both (not exact).
 
-    A text's score is a sum of character weights: ASCII ones weigh nothing, the others
-    at most the language's best weight (``CharScorer.best``). The sum over its first
-    characters plus that bound for each non-ASCII character left bounds it (the rest of
-    the score added as the exact score adds it: float additions keep the order). The
-    candidate of best bound is scored further until it is scored in full: it is then
-    the best of those left. Only the first two, or the first one when the single-byte
-    stand-in would come second, are ever seen (``evidence``: the winner, the runner-up,
-    the lead over the first other text); the others are left at a bound below both.
+    A text's score is a sum of character weights: ASCII ones weigh nothing (and are
+    left out of the survivors' texts), the others at most the language's best weight
+    (``CharScorer.best``). The sum over its first characters plus that bound for each
+    character left bounds it (the rest of the score added as the exact score adds it:
+    float additions keep the order; the character sums are exact in any grouping, see
+    ``CharScorer.score``). The candidate of best bound is scored further until it is
+    scored in full: it is then the best of those left. Only the first two, or the first
+    one when the single-byte stand-in would come second, are ever seen (``evidence``:
+    the winner, the runner-up, the lead over the first other text); the others are left
+    at a bound below both.
     """
     if sum(len(text) for _, _, _, text in survivors) <= _FEW_CHARS:
         # (few characters: each scored in full at once costs less than steps)
@@ -566,7 +575,7 @@ def _score_further(item: _Partial, size: int, in_word: float, bonuses: dict[str,
     chunk = item.text[item.done : item.done + size]
     item.total += item.scorer.score(chunk)
     item.done += len(chunk)
-    item.left -= _non_ascii(chunk)
+    item.left -= len(chunk)
     item.bound = _partial_bound(item, in_word, bonuses)
 
 
@@ -717,43 +726,27 @@ def _apart(matches: int) -> int:
     return count + matches.bit_count()
 
 
-class _ErrorBudget(threading.local):
-    """How many more errors the decoding under way in this thread may meet."""
-
-    left = 0
-
-
-class _TooManyErrors(Exception):
-    pass
-
-
-_BUDGET: Final = _ErrorBudget()
-_ERRORS: Final = "browser_decode.detect"
-
-
-def _spend(exc: UnicodeError) -> tuple[str, int]:
-    """The codec error handler of :func:`_decode_with_few_errors`: "replace", until the
-    budget is spent."""
-    if not isinstance(exc, UnicodeDecodeError):
-        raise exc
-    _BUDGET.left -= 1
-    if _BUDGET.left < 0:
-        raise _TooManyErrors
-    return "\ufffd", exc.end
+@cache
+def _incremental_decoder(codec: str) -> Callable[[str], codecs.IncrementalDecoder]:
+    """The incremental decoder class of *codec* (looked up once)."""
+    return codecs.getincrementaldecoder(codec)
 
 
 def _decode_with_few_errors(data: bytes, codec: str, limit: int) -> str | None:
     """*data* decoded by *codec* (errors replaced) when it holds at most *limit* U+FFFD,
-    else ``None``: a decoding stops at the error after the *limit*-th one."""
-    try:
-        codecs.lookup_error(_ERRORS)
-    except LookupError:
-        codecs.register_error(_ERRORS, _spend)
-    _BUDGET.left = limit
-    try:
-        text = data.decode(codec, _ERRORS)
-    except _TooManyErrors:
+    else ``None``.
+
+    Decoded in two pieces by one incremental decoder (its pieces join into the one-shot
+    decoding: an incomplete sequence at the end of the first is kept for the second;
+    tested): text that no candidate reads (Cyrillic read as GBK, ...) holds many errors
+    from its start, and its first quarter holding more than *limit* already rules it out
+    (the whole holds at least those). All in C: no error handler called per error.
+    """
+    decoder = _incremental_decoder(codec)("replace")
+    head = decoder.decode(data[: len(data) // 4])
+    if head.count("\ufffd") > limit:
         return None
+    text = head + decoder.decode(data[len(data) // 4 :], True)
     return text if text.count("\ufffd") <= limit else None
 
 
