@@ -149,8 +149,12 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
     pairs = data.translate(_HIGH_PAIRS)
     if len(high) <= _FEW or pairs.count(b"hh") * 8 >= len(high):
         limit = 2 + int(MAX_ERROR_SHARE * len(high))
-        compact: bytes | None = None
         first = pairs.find(b"h")
+        # the sample from its first byte 0x80-0xFF in two pieces, cut at another such byte
+        # a quarter in, each without its long ASCII stretches when first needed (_compact,
+        # _decode_with_few_errors)
+        cut = pairs.find(b"h", first + (len(data) - first) // 4) % (len(data) + 1)
+        pieces: list[bytes] = []
         probe = data[first : first + _PROBE]
         allowed = 2 + len(probe) // 64
         # (only when the probe is longer, and its first half holds enough bytes 0x80-0xFF
@@ -169,10 +173,8 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
             if probe.decode(codec, "replace").count("\ufffd") > allowed:
                 continue
             # (the ASCII bytes before the first other one decode alike, without errors,
-            # and so do the long ASCII stretches dropped from *compact*)
-            if compact is None:
-                compact = _compact(data[first:])
-            text = _decode_with_few_errors(compact, codec, limit)
+            # and so do the long ASCII stretches dropped from the pieces)
+            text = _decode_with_few_errors(data, first, cut, codec, limit, pieces)
             if text is not None:
                 (language,) = languages  # (each multi-byte candidate has one language)
                 survivors.append((rank, name, language, _non_ascii(text)))
@@ -732,21 +734,31 @@ def _incremental_decoder(codec: str) -> Callable[[str], codecs.IncrementalDecode
     return codecs.getincrementaldecoder(codec)
 
 
-def _decode_with_few_errors(data: bytes, codec: str, limit: int) -> str | None:
-    """*data* decoded by *codec* (errors replaced) when it holds at most *limit* U+FFFD,
-    else ``None``.
+def _decode_with_few_errors(
+    data: bytes, start: int, cut: int, codec: str, limit: int, pieces: list[bytes]
+) -> str | None:
+    """``data[start:]`` decoded by *codec* (errors replaced) without the inside of its long
+    ASCII stretches, when it holds at most *limit* U+FFFD, else ``None``.
 
-    Decoded in two pieces by one incremental decoder (its pieces join into the one-shot
-    decoding: an incomplete sequence at the end of the first is kept for the second;
-    tested): text that no candidate reads (Cyrillic read as GBK, ...) holds many errors
-    from its start, and its first quarter holding more than *limit* already rules it out
-    (the whole holds at least those). All in C: no error handler called per error.
+    *cut* (*start* <= *cut* <= ``len(data)``) is ``len(data)`` or the place of a byte
+    0x80-0xFF: no ASCII stretch crosses it, so ``data[start:cut]`` and ``data[cut:]``
+    compacted (the two *pieces*, computed on first need and kept for the next
+    candidate) join into all of it compacted (tested). They are decoded by one
+    incremental decoder, whose two texts join into the one-shot decoding (an incomplete
+    sequence at the end of the first piece is kept for the second; tested): text that no
+    candidate reads (Cyrillic read as GBK, ...) holds many errors from its start, and
+    the first piece holding more than *limit* rules it out (the whole holds those), with
+    the second piece neither compacted nor decoded. All in C: no Python error handler.
     """
+    if not pieces:
+        pieces.append(_compact(data[start:cut]))
     decoder = _incremental_decoder(codec)("replace")
-    head = decoder.decode(data[: len(data) // 4])
+    head = decoder.decode(pieces[0])
     if head.count("\ufffd") > limit:
         return None
-    text = head + decoder.decode(data[len(data) // 4 :], True)
+    if len(pieces) < 2:
+        pieces.append(_compact(data[cut:]))
+    text = head + decoder.decode(pieces[1], True)
     return text if text.count("\ufffd") <= limit else None
 
 
