@@ -237,3 +237,16 @@ def test_evidence_is_that_of_the_plain_multi_byte_ranking(
         _plain_patches(patch)
         plain = evidence(body, url=url)
     assert fast == plain
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from([b" ", b"h", b"hh", b"hhh", b" " * 300, b"h" * 40]), max_size=200).map(
+        b"".join
+    ),
+    st.integers(0, 800),
+)
+def test_paired_is_the_count_of_pairs(pairs: bytes, count: int) -> None:
+    """``_paired`` counts the pairs of a prefix first: the answer of counting them all."""
+    first = pairs.find(b"h")
+    assert _rank._paired(pairs, first, count) == (pairs.count(b"hh") * 8 >= count)

@@ -72,6 +72,23 @@ _LETTER_LEAD: Final = bytes(
 _ASCII_STRETCH: Final = re.compile(rb"([\x00-\x2f][\x00-\x7f]{3})[\x00-\x7f]*([\x00-\x2f])")
 
 
+#: Bytes from the first byte 0x80-0xFF whose pairs are counted first (:func:`_paired`).
+_PAIRS_HEAD: Final = 2048
+
+
+def _paired(pairs: bytes, first: int, count: int) -> bool:
+    """``pairs.count(b"hh") * 8 >= count``: whether pairs of bytes 0x80-0xFF (``h`` in
+    *pairs*, the first at *first*) hold an eighth of the *count* of such bytes.
+
+    ``bytes.count`` counts from the left without overlaps: a prefix holds at most the
+    pairs of the whole. Dense text (CJK, Cyrillic, ...) holds enough in its first
+    :data:`_PAIRS_HEAD` bytes, and all of it is counted only when they do not.
+    """
+    if pairs.count(b"hh", first, first + _PAIRS_HEAD) * 8 >= count:
+        return True
+    return pairs.count(b"hh") * 8 >= count
+
+
 def _compact(data: bytes) -> bytes:
     """*data* without the inside of its long ASCII stretches (``_ASCII_STRETCH.sub(rb"\\1\\2",
     data)``: its pieces and groups joined, no Python call per match)."""
@@ -147,9 +164,9 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
     # GBK's, Big5's and Shift_JIS's: long text whose non-ASCII bytes stand alone is
     # none of them (a few characters may all have an ASCII trail byte).
     pairs = data.translate(_HIGH_PAIRS)
-    if len(high) <= _FEW or pairs.count(b"hh") * 8 >= len(high):
+    first = pairs.find(b"h")
+    if len(high) <= _FEW or _paired(pairs, first, len(high)):
         limit = 2 + int(MAX_ERROR_SHARE * len(high))
-        first = pairs.find(b"h")
         # the sample from its first byte 0x80-0xFF in two pieces, cut at another such byte
         # a quarter in, each without its long ASCII stretches when first needed (_compact,
         # _decode_with_few_errors)
