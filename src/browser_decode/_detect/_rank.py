@@ -170,7 +170,9 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
         # the sample from its first byte 0x80-0xFF in two pieces, cut at another such byte
         # a quarter in, each without its long ASCII stretches when first needed (_compact,
         # _decode_with_few_errors)
-        cut = pairs.find(b"h", first + (len(data) - first) // 4) % (len(data) + 1)
+        cut = pairs.find(b"h", first + (len(data) - first) // 4)
+        if cut < 0:
+            cut = len(data)
         pieces: list[bytes] = []
         probe = data[first : first + _PROBE]
         allowed = 2 + len(probe) // 64
@@ -194,6 +196,7 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
             text = _decode_with_few_errors(data, first, cut, codec, limit, pieces)
             if text is not None:
                 (language,) = languages  # (each multi-byte candidate has one language)
+                # (its non-ASCII characters only: ASCII ones weigh nothing, in any order)
                 survivors.append((rank, name, language, _non_ascii(text)))
         if survivors:
             # (none without an ASCII letter right before a lead byte: no regex then)
