@@ -124,6 +124,11 @@ _encoded = (
 )
 _bytes = st.one_of(
     _encoded,
+    # bytes 0x80-0xFF alone and in pairs, in every share (where pairs decide whether
+    # multi-byte candidates are tried at all)
+    st.lists(
+        st.sampled_from([b"a\xe9 ", b"\xb0\xa1 ", b"text ", b"\xc7\xd1\xb1\xb9"]), max_size=300
+    ).map(b"".join),
     st.binary(max_size=600),
     st.lists(st.one_of(_encoded, st.binary(max_size=8)), max_size=6).map(b"".join),
 )
@@ -172,6 +177,7 @@ def _plain_rank_multi_byte(
 
 
 def _plain_patches(patch: pytest.MonkeyPatch) -> None:
+    patch.setattr(_rank, "_PAIRS_HEAD", 0)  # (the pairs of all of the sample counted at once)
     patch.setattr(_rank, "_non_ascii", lambda text: text)
     patch.setattr(
         _rank,
