@@ -359,23 +359,47 @@ def context_classes(encoding: str) -> bytes:
 
 
 _MAX_CACHED: Final = 20_000
+#: The characters that :class:`CharScorer`'s translate table covers (the BMP): beyond
+#: it, and where it has no weight yet, a character is looked up one by one.
+_TABLE_SIZE: Final = 0x10000
+#: A weight not known yet in that table (any code beyond ASCII: ``isascii`` sees it).
+_UNKNOWN: Final = 0x80
+#: Characters summed per call of ``zlib.adler32`` (weights in half nats are at most
+#: 127: the sum of a chunk stays below 65520, see :data:`_CHUNK`).
+_CODES_CHUNK: Final = 65519 // 0x7F
 
 
 class _Weights(dict[str, float]):
     """Character -> weight under one language; floors are computed on first sight.
-    ASCII characters weigh nothing (they read alike in every candidate)."""
+    ASCII characters weigh nothing (they read alike in every candidate).
 
-    __slots__ = ("language",)
+    Each weight is also written into *codes* (code point -> minus twice the weight,
+    :class:`CharScorer`'s translate table), whose text form *table* is then stale."""
+
+    __slots__ = ("codes", "language", "table")
 
     def __init__(self, language: str) -> None:
         super().__init__(letter_weights(language))
         self.update(dict.fromkeys(map(chr, range(0x80)), 0.0))
         self.language = language
+        self.codes = bytearray([_UNKNOWN]) * _TABLE_SIZE
+        for char, weight in self.items():
+            self._record(char, weight)
+        self.table = ""
+
+    def _record(self, char: str, weight: float) -> None:
+        code = -2 * weight
+        if code != int(code) or not 0 <= code < _UNKNOWN:
+            raise ValueError("character weights must be whole half nats in [-63.5, 0]")
+        if ord(char) < _TABLE_SIZE:
+            self.codes[ord(char)] = int(code)
+            self.table = ""
 
     def __missing__(self, char: str) -> float:
         weight = floor_weight(char, self.language)
         if len(self) < _MAX_CACHED:  # gb18030 reaches every code point: stay bounded
             self[char] = weight
+            self._record(char, weight)
         return weight
 
 
@@ -397,9 +421,36 @@ class CharScorer:
         )
 
     def score(self, text: str) -> float:
-        """The summed weights of the non-ASCII characters of *text* (in order: one
-        lookup per character is cheaper than cutting the ASCII out first)."""
-        return sum(map(self._weights.__getitem__, text))
+        """The summed weights of the non-ASCII characters of *text* (ASCII weighs 0).
+
+        Every weight is a whole number of half nats, small: every partial sum of them
+        is a float exactly, so the sum is the same in any order and grouping (and as a
+        Python ``sum`` of the weights in order, the plain computation). It is taken in
+        C: *text* translated to minus twice each weight (one character each, from a
+        table of the BMP) and those codes summed as bytes by ``adler32``. A character
+        without a weight in the table yet (seen for the first time, or beyond the BMP)
+        leaves a non-ASCII one in the codes: then each character is looked up (and its
+        floor written into the table for the next time).
+        """
+        weights = self._weights
+        codes = text.translate(weights.table or self._table())
+        if not codes.isascii():
+            return sum(map(weights.__getitem__, text))
+        data = codes.encode("ascii")
+        if len(data) <= _CODES_CHUNK:
+            total = (adler32(data) & 0xFFFF) - 1
+        else:
+            total = 0
+            for start in range(0, len(data), _CODES_CHUNK):
+                total += (adler32(data[start : start + _CODES_CHUNK]) & 0xFFFF) - 1
+        # (``0 - total``: 0.0 for no weight, as the sum of none or of zeros, never -0.0)
+        return (0 - total) / 2
+
+    def _table(self) -> str:
+        """The translate table (its text form rebuilt from the codes when stale)."""
+        weights = self._weights
+        weights.table = weights.codes.decode("latin-1")
+        return weights.table
 
 
 @cache

@@ -13,7 +13,6 @@ from __future__ import annotations
 import codecs
 import math
 import re
-import threading
 from collections.abc import Callable
 from functools import cache
 from heapq import heapify, heappop
@@ -71,6 +70,23 @@ _LETTER_LEAD: Final = bytes(
 #: rest of the stretch up to its last such byte changes neither the non-ASCII
 #: characters decoded nor the errors (tested against decoding every byte).
 _ASCII_STRETCH: Final = re.compile(rb"([\x00-\x2f][\x00-\x7f]{3})[\x00-\x7f]*([\x00-\x2f])")
+
+
+#: Bytes from the first byte 0x80-0xFF whose pairs are counted first (:func:`_paired`).
+_PAIRS_HEAD: Final = 2048
+
+
+def _paired(pairs: bytes, first: int, count: int) -> bool:
+    """``pairs.count(b"hh") * 8 >= count``: whether pairs of bytes 0x80-0xFF (``h`` in
+    *pairs*, the first at *first*) hold an eighth of the *count* of such bytes.
+
+    ``bytes.count`` counts from the left without overlaps: a prefix holds at most the
+    pairs of the whole. Dense text (CJK, Cyrillic, ...) holds enough in its first
+    :data:`_PAIRS_HEAD` bytes, and all of it is counted only when they do not.
+    """
+    if pairs.count(b"hh", first, first + _PAIRS_HEAD) * 8 >= count:
+        return True
+    return pairs.count(b"hh") * 8 >= count
 
 
 def _compact(data: bytes) -> bytes:
@@ -149,10 +165,16 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
     # GBK's, Big5's and Shift_JIS's: long text whose non-ASCII bytes stand alone is
     # none of them (a few characters may all have an ASCII trail byte).
     pairs = data.translate(_HIGH_PAIRS)
-    if len(high) <= _FEW or pairs.count(b"hh") * 8 >= len(high):
+    first = pairs.find(b"h")
+    if len(high) <= _FEW or _paired(pairs, first, len(high)):
         limit = 2 + int(MAX_ERROR_SHARE * len(high))
-        compact: bytes | None = None
-        first = pairs.find(b"h")
+        # the sample from its first byte 0x80-0xFF in two pieces, cut at another such byte
+        # a quarter in, each without its long ASCII stretches when first needed (_compact,
+        # _decode_with_few_errors)
+        cut = pairs.find(b"h", first + (len(data) - first) // 4)
+        if cut < 0:
+            cut = len(data)
+        pieces: list[bytes] = []
         probe = data[first : first + _PROBE]
         allowed = 2 + len(probe) // 64
         # (only when the probe is longer, and its first half holds enough bytes 0x80-0xFF
@@ -171,13 +193,12 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
             if probe.decode(codec, "replace").count("\ufffd") > allowed:
                 continue
             # (the ASCII bytes before the first other one decode alike, without errors,
-            # and so do the long ASCII stretches dropped from *compact*)
-            if compact is None:
-                compact = _compact(data[first:])
-            text = _decode_with_few_errors(compact, codec, limit)
+            # and so do the long ASCII stretches dropped from the pieces)
+            text = _decode_with_few_errors(data, first, cut, codec, limit, pieces)
             if text is not None:
                 (language,) = languages  # (each multi-byte candidate has one language)
-                survivors.append((rank, name, language, text))
+                # (its non-ASCII characters only: ASCII ones weigh nothing, in any order)
+                survivors.append((rank, name, language, _non_ascii(text)))
         if survivors:
             # (none without an ASCII letter right before a lead byte: no regex then)
             maybe = b"LH" in around.translate(_LETTER_LEAD)
@@ -454,7 +475,8 @@ _FEW_CHARS: Final = 2048
 
 
 class _Partial:
-    """A multi-byte candidate's text scored over its first characters."""
+    """A multi-byte candidate's text (its non-ASCII characters: :func:`_non_ascii`)
+    scored over its first characters."""
 
     __slots__ = (
         *("bound", "done", "left", "name", "non_ascii", "rank"),
@@ -465,14 +487,20 @@ class _Partial:
         self.rank, self.name, self.text, self.scorer = rank, name, text, scorer
         self.rest = rest  # the ASCII score
         self.done, self.total, self.step = 0, 0.0, _FIRST_CHARS
-        self.non_ascii = _non_ascii(text)
-        self.left = self.non_ascii  # non-ASCII characters not scored yet
+        self.non_ascii = len(text)
+        self.left = self.non_ascii  # characters not scored yet
         self.bound = 0.0
 
 
-def _non_ascii(text: str) -> int:
-    """How many characters of *text* are not ASCII (the encoder skips runs of them in C)."""
-    return len(text) - len(text.encode("ascii", "ignore"))
+#: Every ASCII byte: deleted from UTF-8 by ``bytes.translate``.
+_ASCII_BYTES: Final = bytes(range(0x80))
+
+
+def _non_ascii(text: str) -> str:
+    """*text* without its ASCII characters, which weigh nothing in any language (three
+    passes in C: UTF-8, ASCII bytes deleted, back; a lone surrogate passes through)."""
+    utf8 = text.encode("utf-8", "surrogatepass")
+    return utf8.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass")
 
 
 def _rank_multi_byte(
@@ -482,18 +510,21 @@ def _rank_multi_byte(
     bonuses: dict[str, float],
     bound_all: float,
 ) -> list[_Ranked]:
-    """The multi-byte *survivors* (rank, name, language, decoded text) scored; those that
-    cannot be among the first two (nor above the single-byte candidates' *bound_all*
-    when it would stand in for them) only down to a bound below both (not exact).
+    """The multi-byte *survivors* (rank, name, language, the non-ASCII characters of
+    the decoded text) scored; those that cannot be among the first two (nor above the
+    single-byte candidates' *bound_all* when it would stand in for them) only down to a
+    bound below both (not exact).
 
-    A text's score is a sum of character weights: ASCII ones weigh nothing, the others
-    at most the language's best weight (``CharScorer.best``). The sum over its first
-    characters plus that bound for each non-ASCII character left bounds it (the rest of
-    the score added as the exact score adds it: float additions keep the order). The
-    candidate of best bound is scored further until it is scored in full: it is then
-    the best of those left. Only the first two, or the first one when the single-byte
-    stand-in would come second, are ever seen (``evidence``: the winner, the runner-up,
-    the lead over the first other text); the others are left at a bound below both.
+    A text's score is a sum of character weights: ASCII ones weigh nothing (and are
+    left out of the survivors' texts), the others at most the language's best weight
+    (``CharScorer.best``). The sum over its first characters plus that bound for each
+    character left bounds it (the rest of the score added as the exact score adds it:
+    float additions keep the order; the character sums are exact in any grouping, see
+    ``CharScorer.score``). The candidate of best bound is scored further until it is
+    scored in full: it is then the best of those left. Only the first two, or the first
+    one when the single-byte stand-in would come second, are ever seen (``evidence``:
+    the winner, the runner-up, the lead over the first other text); the others are left
+    at a bound below both.
     """
     if sum(len(text) for _, _, _, text in survivors) <= _FEW_CHARS:
         # (few characters: each scored in full at once costs less than steps)
@@ -567,7 +598,7 @@ def _score_further(item: _Partial, size: int, in_word: float, bonuses: dict[str,
     chunk = item.text[item.done : item.done + size]
     item.total += item.scorer.score(chunk)
     item.done += len(chunk)
-    item.left -= _non_ascii(chunk)
+    item.left -= len(chunk)
     item.bound = _partial_bound(item, in_word, bonuses)
 
 
@@ -718,43 +749,37 @@ def _apart(matches: int) -> int:
     return count + matches.bit_count()
 
 
-class _ErrorBudget(threading.local):
-    """How many more errors the decoding under way in this thread may meet."""
-
-    left = 0
-
-
-class _TooManyErrors(Exception):
-    pass
+@cache
+def _incremental_decoder(codec: str) -> Callable[[str], codecs.IncrementalDecoder]:
+    """The incremental decoder class of *codec* (looked up once)."""
+    return codecs.getincrementaldecoder(codec)
 
 
-_BUDGET: Final = _ErrorBudget()
-_ERRORS: Final = "browser_decode.detect"
+def _decode_with_few_errors(
+    data: bytes, start: int, cut: int, codec: str, limit: int, pieces: list[bytes]
+) -> str | None:
+    """``data[start:]`` decoded by *codec* (errors replaced) without the inside of its long
+    ASCII stretches, when it holds at most *limit* U+FFFD, else ``None``.
 
-
-def _spend(exc: UnicodeError) -> tuple[str, int]:
-    """The codec error handler of :func:`_decode_with_few_errors`: "replace", until the
-    budget is spent."""
-    if not isinstance(exc, UnicodeDecodeError):
-        raise exc
-    _BUDGET.left -= 1
-    if _BUDGET.left < 0:
-        raise _TooManyErrors
-    return "\ufffd", exc.end
-
-
-def _decode_with_few_errors(data: bytes, codec: str, limit: int) -> str | None:
-    """*data* decoded by *codec* (errors replaced) when it holds at most *limit* U+FFFD,
-    else ``None``: a decoding stops at the error after the *limit*-th one."""
-    try:
-        codecs.lookup_error(_ERRORS)
-    except LookupError:
-        codecs.register_error(_ERRORS, _spend)
-    _BUDGET.left = limit
-    try:
-        text = data.decode(codec, _ERRORS)
-    except _TooManyErrors:
+    *cut* (*start* <= *cut* <= ``len(data)``) is ``len(data)`` or the place of a byte
+    0x80-0xFF: no ASCII stretch crosses it, so ``data[start:cut]`` and ``data[cut:]``
+    compacted (the two *pieces*, computed on first need and kept for the next
+    candidate) join into all of it compacted (tested). They are decoded by one
+    incremental decoder, whose two texts join into the one-shot decoding (an incomplete
+    sequence at the end of the first piece is kept for the second; tested): text that no
+    candidate reads (Cyrillic read as GBK, ...) holds many errors from its start, and
+    the first piece holding more than *limit* rules it out (the whole holds those), with
+    the second piece neither compacted nor decoded. All in C: no Python error handler.
+    """
+    if not pieces:
+        pieces.append(_compact(data[start:cut]))
+    decoder = _incremental_decoder(codec)("replace")
+    head = decoder.decode(pieces[0])
+    if head.count("\ufffd") > limit:
         return None
+    if len(pieces) < 2:
+        pieces.append(_compact(data[cut:]))
+    text = head + decoder.decode(pieces[1], True)
     return text if text.count("\ufffd") <= limit else None
 
 
