@@ -242,11 +242,50 @@ def _rank_single_byte(
     top = max(r.score for r in ranked) if ranked else -math.inf
     penalties: dict[bytes, float] = {}
     # the windows of context penalties (bytes, their ``ones``): all of *around* for Latin
-    # encodings, the bytes near those 0x80-0xFF for the others (_window); and the ASCII
-    # case switches in the first
+    # encodings, the bytes near those 0x80-0xFF for the others (_window); the ASCII case
+    # switches in the first; the bytes beside ASCII letters in the second (_beside_ascii)
     whole: tuple[bytes, int] | None = None
     near: tuple[bytes, int] | None = None
     baseline = 0
+    beside: bytes | None = None
+
+    def exact(member: _Member, upper: float, weight: float, best: float | None) -> float:
+        """The score of *member*, popped at bound *upper* (*best*: its best weights, when
+        known)."""
+        nonlocal whole, near, baseline
+        prior = priors[member.name]
+        if best is None:
+            best = _best_weights(member, high, ascii_total, weight, upper, prior)
+        # encodings that class the present bytes (and the ASCII letters) alike get
+        # the same penalties
+        key = member.key + high.translate(member.classes)
+        penalty = penalties.get(key)
+        if penalty is None:
+            if member.key == b"a":
+                # (not a Latin encoding: its ASCII letters are "a", their case switches
+                # are never counted: the baseline is nil)
+                if near is None:
+                    near = _window(around, window_high)
+                window, ones = near
+                flags = int.from_bytes(window.translate(member.flags), "big")
+                penalty = _context_of(flags, ones, scale, 0)
+            else:
+                if whole is None:
+                    whole = _window(around, None)
+                    baseline = around.translate(_ASCII_CASES).count(b"lu")
+                window, ones = whole
+                flags = int.from_bytes(window.translate(member.flags), "big")
+                penalty = _context_of(flags, ones, scale, baseline)
+            penalties[key] = penalty
+        return best + prior + penalty
+
+    # members set aside (a bound below the best so far: theirs, tighter than the one they
+    # were popped at, the member, that one, the weight of its table, its best weights or
+    # ``None``), and the stand-in's bound: only those that may come before it are scored
+    deferred: list[tuple[float, _Member, float, float, float | None]] = []
+    seen = -math.inf
+    # whether the best so far is a Latin encoding (not a multi-byte one)
+    latin = False
     # the smaller groups (._models.sub_groups) of the groups expanded without their
     # members, the best last: one is expanded whenever its bound reaches the best
     # member's (a member of it may tie it, of a lower rank), so that the best of
@@ -294,64 +333,75 @@ def _rank_single_byte(
             heapify(bounds)
             continue
         negative, rank, member, weight = heappop(bounds)
-        name = member.name
         upper = -negative
         if upper < top:
             # Not evaluated: stand in for the runner-up by their bound, so the
             # confidence is never overstated.
-            ranked.append(_Ranked(upper, rank, name, exact=False))
+            ranked.append(_Ranked(upper, rank, member.name, exact=False))
+            seen = upper
             break
-        if member.alone:
-            # (one language: its table is the bound's)
-            best = weight + (
-                0.0 if ascii_total is None else (0 - ((ascii_total >> member.shifts[0]) & mask)) / 2
-            )
-        elif ascii_total is None:
-            # every language's ASCII score is 0: the best is the best weight (plus that
-            # 0.0, as each weight had it added)
-            best = max(weigh_all(high, member.tables)) + 0.0
-        else:
-            # the best of weight + ASCII score over the languages; those whose ASCII score
-            # plus the best weights (ceiling) is below the best so far cannot beat it
-            ascii_bound = (0 - ((ascii_total >> member.ascii_shift) & mask)) / 2
-            ceiling = upper - priors[name] - ascii_bound
-            scores = [(0 - ((ascii_total >> shift) & mask)) / 2 for shift in member.shifts]
-            first = scores.index(max(scores))
-            best = weigh(high, member.tables[first]) + scores[first]
-            rest = [
-                i for i, score in enumerate(scores) if not score + ceiling < best and i != first
-            ]
-            if rest:
-                weights = weigh_all(high, tuple(member.tables[i] for i in rest))
-                best = max(best, *(w + scores[i] for w, i in zip(weights, rest, strict=True)))
-        # encodings that class the present bytes (and the ASCII letters) alike get
-        # the same penalties
-        key = member.key + high.translate(member.classes)
-        penalty = penalties.get(key)
-        if penalty is None:
-            if member.key == b"a":
-                # (not a Latin encoding: its ASCII letters are "a", their case switches
-                # are never counted: the baseline is nil)
+        prior = priors[member.name]
+        best: float | None = None
+        if member.key == b"a" and latin:
+            # Where a Latin encoding leads, the bytes 0x80-0xFF are likely letters between
+            # ASCII ones: in a non-Latin encoding, each costs the penalty of scripts
+            # mixed, whatever else counts (the rest of the penalty is never positive).
+            if beside is None:
                 if near is None:
                     near = _window(around, window_high)
-                window, ones = near
-                flags = int.from_bytes(window.translate(member.flags), "big")
-                penalty = _context_of(flags, ones, scale, 0)
-            else:
-                if whole is None:
-                    whole = _window(around, None)
-                    baseline = around.translate(_ASCII_CASES).count(b"lu")
-                window, ones = whole
-                flags = int.from_bytes(window.translate(member.flags), "big")
-                penalty = _context_of(flags, ones, scale, baseline)
-            penalties[key] = penalty
-        score = best + priors[name] + penalty
-        ranked.append(_Ranked(score, rank, name))
-        top = max(top, score)
+                beside = _beside_ascii(*near)
+            mixed = (beside.translate(member.letters).count(1) * MIXED_SCRIPT) * scale
+            bound = upper + mixed
+            if not bound < top:
+                best = _best_weights(member, high, ascii_total, weight, upper, prior)
+                bound = best + prior + mixed
+        else:
+            best = _best_weights(member, high, ascii_total, weight, upper, prior)
+            bound = best + prior
+        if bound < top:
+            deferred.append((bound, member, upper, weight, best))
+            continue
+        score = exact(member, upper, weight, best)
+        ranked.append(_Ranked(score, rank, member.name))
+        if score > top:
+            top, latin = score, member.key != b"a"
+    for bound, member, upper, weight, best in deferred:
+        if not bound < seen:
+            # (it may come before the stand-in: scored)
+            ranked.append(_Ranked(exact(member, upper, weight, best), member.rank, member.name))
     # best first, ties in rank order (sorts are stable)
     ranked.sort(key=_RANK)
     ranked.sort(key=_SCORE, reverse=True)
     return ranked
+
+
+def _best_weights(
+    member: _Member, high: bytes, ascii_total: int | None, weight: float, upper: float, prior: float
+) -> float:
+    """The best of weight + ASCII score over the languages of *member* (*weight*: that of
+    its bound's table, *upper*: its bound, *prior*: its prior)."""
+    mask = ASCII_FIELD_MASK
+    if member.alone:
+        # (one language: its table is the bound's)
+        return weight + (
+            0.0 if ascii_total is None else (0 - ((ascii_total >> member.shifts[0]) & mask)) / 2
+        )
+    if ascii_total is None:
+        # every language's ASCII score is 0: the best is the best weight (plus that
+        # 0.0, as each weight had it added)
+        return max(weigh_all(high, member.tables)) + 0.0
+    # the best of weight + ASCII score over the languages; those whose ASCII score
+    # plus the best weights (ceiling) is below the best so far cannot beat it
+    ascii_bound = (0 - ((ascii_total >> member.ascii_shift) & mask)) / 2
+    ceiling = upper - prior - ascii_bound
+    scores = [(0 - ((ascii_total >> shift) & mask)) / 2 for shift in member.shifts]
+    first = scores.index(max(scores))
+    best = weigh(high, member.tables[first]) + scores[first]
+    rest = [i for i, score in enumerate(scores) if not score + ceiling < best and i != first]
+    if rest:
+        weights = weigh_all(high, tuple(member.tables[i] for i in rest))
+        best = max(best, *(w + scores[i] for w, i in zip(weights, rest, strict=True)))
+    return best
 
 
 _SCORE: Final = itemgetter(0)
@@ -376,6 +426,8 @@ class _Member(NamedTuple):
     classes: bytes
     flags: bytes
     key: bytes
+    #: a ``bytes.translate`` table: byte -> 1 where its class is a letter's, else 0
+    letters: bytes
     #: whether it has one language (whose table is then *table*)
     alone: bool
 
@@ -413,6 +465,7 @@ def _script_groups() -> list[_Group]:
             context_classes(name),
             _flag_table(name),
             context_classes(name)[_ASCII_CLASS : _ASCII_CLASS + 1],
+            context_classes(name).translate(_LETTERS),
             byte_tables(name) == (best_byte_table(name),),
         )
 
@@ -611,6 +664,33 @@ def _window(around: bytes, high: bytes | None) -> tuple[bytes, int]:
         if end - start < len(around):
             around = around[start:end]
     return around, int.from_bytes(b"\x01" * len(around), "big")
+
+
+#: ``bytes.translate`` tables: the classes of ``context_classes`` -> 1 for a letter's
+#: (``l``, ``u``), else 0; bytes -> 1 for an ASCII letter or digit, else 0.
+_LETTERS: Final = bytes(1 if b in b"lu" else 0 for b in range(256))
+_ALNUM: Final = bytes(1 if chr(b).isascii() and chr(b).isalnum() else 0 for b in range(256))
+_ASCII_BYTES: Final = bytes(range(0x80))
+
+
+def _beside_ascii(window: bytes, ones: int) -> bytes:
+    """The bytes 0x80-0xFF of *window* that are next to an ASCII letter or digit, each
+    once per such neighbour (*ones*: as for :func:`_window`).
+
+    In an encoding of a non-Latin script, those of them that are letters (``_Member.letters``)
+    are its "al" and "la" of :func:`_context_of` (there the ASCII letters and digits are
+    "a", and no byte 0x80-0xFF is): their count is ``translate`` and ``count`` on these
+    bytes, for each encoding, where the bits of :func:`_context_of` cost a pass over
+    the window for each of a dozen big-integer operations.
+    """
+    alnum = int.from_bytes(window.translate(_ALNUM), "big")
+    value = int.from_bytes(window, "big")
+    size = len(window)
+    after = value & ((alnum >> 8) * 0xFF)  # (each byte after one)
+    before = value & (((alnum << 8) & ones) * 0xFF)  # (each byte before one)
+    return (after.to_bytes(size, "big") + before.to_bytes(size, "big")).translate(
+        None, _ASCII_BYTES
+    )
 
 
 #: Each class of ``context_classes`` as one bit of a byte (``bytes.translate`` of the
