@@ -21,6 +21,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 from functools import cache
+from struct import Struct
 from typing import Final
 from zlib import adler32
 
@@ -322,6 +323,23 @@ def ascii_packed() -> tuple[tuple[int, ...], dict[str | tuple[str, ...], int]]:
             value |= int(code) << (ASCII_FIELD * index)
         packed.append(value)
     return tuple(packed), {key: ASCII_FIELD * index for index, key in enumerate(keys)}
+
+
+def ascii_fields(total: int) -> tuple[int, ...]:
+    """Every field of *total*, a sum of :func:`ascii_packed` products, in the order of its
+    keys: ``(total >> shift) & ASCII_FIELD_MASK`` for each shift, in one unpack in C."""
+    layout, every = _ascii_layout()
+    return layout.unpack((total & every).to_bytes(layout.size, "little"))
+
+
+@cache
+def _ascii_layout() -> tuple[Struct, int]:
+    """The fields of :func:`ascii_packed` as a ``struct`` layout of little-endian integers,
+    and the mask of all their bits."""
+    if ASCII_FIELD != 32:
+        raise ValueError("the layout reads fields of 32 bits")
+    layout = Struct(f"<{len(ascii_packed()[1])}I")
+    return layout, (1 << (8 * layout.size)) - 1
 
 
 @cache

@@ -21,6 +21,7 @@ from operator import itemgetter, mul
 from typing import Final, NamedTuple
 
 from ._models import (
+    ASCII_FIELD,
     ASCII_FIELD_MASK,
     CASE_SWITCH,
     LATIN_LANGUAGES,
@@ -34,6 +35,7 @@ from ._models import (
     SYMBOL_IN_WORD,
     CharScorer,
     all_best_byte_table,
+    ascii_fields,
     ascii_packed,
     best_byte_table,
     byte_table,
@@ -223,12 +225,13 @@ def _rank_single_byte(
     """
     groups = _GROUPS or _script_groups()
     priors = _PRIORS_CACHE.get(tuple(bonuses.items())) or _priors(bonuses)
-    mask = ASCII_FIELD_MASK
+    # every ASCII score at once (0 for each when ``None``): a field is read by its index
+    fields = None if ascii_total is None else ascii_fields(ascii_total)
     # (each bound summed as before: weight + ASCII bound + prior)
     pending = [
         (
             weight
-            + (0 if ascii_total is None else (0 - ((ascii_total >> group.ascii_shift) & mask)) / 2)
+            + (0 if fields is None else (0 - fields[group.ascii_field]) / 2)
             + priors[group.names],
             group.rank,
             group,
@@ -255,7 +258,7 @@ def _rank_single_byte(
         nonlocal whole, near, baseline
         prior = priors[member.name]
         if best is None:
-            best = _best_weights(member, high, ascii_total, weight, upper, prior)
+            best = _best_weights(member, high, fields, weight, upper, prior)
         # encodings that class the present bytes (and the ASCII letters) alike get
         # the same penalties
         key = member.key + high.translate(member.classes)
@@ -299,7 +302,7 @@ def _rank_single_byte(
             # The best group's bound is above every member's so far: its members'.
             # (also below the best so far: its best member stands in for the runner-up)
             group = pending.pop()[2]
-            if group.parts and ascii_total is None:
+            if group.parts and fields is None:
                 # (dense text, with no ASCII letters that count, is rarely Latin: its
                 # smaller groups are bounded first; Latin text weighs them all)
                 smaller += [
@@ -317,11 +320,7 @@ def _rank_single_byte(
                 (
                     -(
                         weight
-                        + (
-                            0
-                            if ascii_total is None
-                            else (0 - ((ascii_total >> member.ascii_shift) & mask)) / 2
-                        )
+                        + (0 if fields is None else (0 - fields[member.ascii_field]) / 2)
                         + priors[member.name]
                     ),
                     member.rank,
@@ -353,10 +352,10 @@ def _rank_single_byte(
             mixed = (beside.translate(member.letters).count(1) * MIXED_SCRIPT) * scale
             bound = upper + mixed
             if not bound < top:
-                best = _best_weights(member, high, ascii_total, weight, upper, prior)
+                best = _best_weights(member, high, fields, weight, upper, prior)
                 bound = best + prior + mixed
         else:
-            best = _best_weights(member, high, ascii_total, weight, upper, prior)
+            best = _best_weights(member, high, fields, weight, upper, prior)
             bound = best + prior
         if bound < top:
             deferred.append((bound, member, upper, weight, best))
@@ -376,25 +375,28 @@ def _rank_single_byte(
 
 
 def _best_weights(
-    member: _Member, high: bytes, ascii_total: int | None, weight: float, upper: float, prior: float
+    member: _Member,
+    high: bytes,
+    fields: tuple[int, ...] | None,
+    weight: float,
+    upper: float,
+    prior: float,
 ) -> float:
-    """The best of weight + ASCII score over the languages of *member* (*weight*: that of
-    its bound's table, *upper*: its bound, *prior*: its prior)."""
-    mask = ASCII_FIELD_MASK
+    """The best of weight + ASCII score over the languages of *member* (*fields*: the ASCII
+    scores' fields, ``None`` when every one is 0; *weight*: that of its bound's table,
+    *upper*: its bound, *prior*: its prior)."""
     if member.alone:
         # (one language: its table is the bound's)
-        return weight + (
-            0.0 if ascii_total is None else (0 - ((ascii_total >> member.shifts[0]) & mask)) / 2
-        )
-    if ascii_total is None:
+        return weight + (0.0 if fields is None else (0 - fields[member.fields[0]]) / 2)
+    if fields is None:
         # every language's ASCII score is 0: the best is the best weight (plus that
         # 0.0, as each weight had it added)
         return max(weigh_all(high, member.tables)) + 0.0
     # the best of weight + ASCII score over the languages; those whose ASCII score
     # plus the best weights (ceiling) is below the best so far cannot beat it
-    ascii_bound = (0 - ((ascii_total >> member.ascii_shift) & mask)) / 2
+    ascii_bound = (0 - fields[member.ascii_field]) / 2
     ceiling = upper - prior - ascii_bound
-    scores = [(0 - ((ascii_total >> shift) & mask)) / 2 for shift in member.shifts]
+    scores = [(0 - fields[field]) / 2 for field in member.fields]
     first = scores.index(max(scores))
     best = weigh(high, member.tables[first]) + scores[first]
     rest = [i for i, score in enumerate(scores) if not score + ceiling < best and i != first]
@@ -415,12 +417,12 @@ class _Member(NamedTuple):
     rank: int
     #: :func:`._models.best_byte_table`
     table: bytes
-    #: the ASCII field (:func:`._models.ascii_packed`) of its languages' bound
-    ascii_shift: int
+    #: the index of the ASCII field (:func:`._models.ascii_fields`) of its languages' bound
+    ascii_field: int
     #: :func:`._models.byte_tables`: each language's
     tables: tuple[bytes, ...]
     #: each language's ASCII field
-    shifts: tuple[int, ...]
+    fields: tuple[int, ...]
     #: :func:`._models.context_classes`, its :func:`_flag_table`, and the class of ASCII
     #: letters (the start of its key of penalties)
     classes: bytes
@@ -437,7 +439,7 @@ class _Group(NamedTuple):
 
     names: tuple[str, ...]
     rank: int
-    ascii_shift: int
+    ascii_field: int
     members: tuple[_Member, ...]
     #: each member's :func:`._models.best_byte_table`
     tables: tuple[bytes, ...]
@@ -453,15 +455,16 @@ _GROUP_TABLES: Final[list[bytes]] = []
 def _script_groups() -> list[_Group]:
     """:data:`_GROUPS`, built on first use."""
     _, shifts = ascii_packed()
+    index = {key: shift // ASCII_FIELD for key, shift in shifts.items()}
 
     def member(name: str) -> _Member:
         return _Member(
             name,
             RANKS[name],
             best_byte_table(name),
-            shifts[SINGLE_BYTE[name]],
+            index[SINGLE_BYTE[name]],
             byte_tables(name),
-            tuple(shifts[language] for language in SINGLE_BYTE[name]),
+            tuple(index[language] for language in SINGLE_BYTE[name]),
             context_classes(name),
             _flag_table(name),
             context_classes(name)[_ASCII_CLASS : _ASCII_CLASS + 1],
@@ -473,8 +476,8 @@ def _script_groups() -> list[_Group]:
         members = tuple(map(member, names))
         tables = tuple(m.table for m in members)
         # (a smaller group is only bounded without ASCII letters: no field of its own)
-        shift = -1 if languages is None else shifts[languages]
-        return _Group(names, RANKS[names[0]], shift, members, tables)
+        field = -1 if languages is None else index[languages]
+        return _Group(names, RANKS[names[0]], field, members, tables)
 
     groups = [
         group(languages, names)._replace(
