@@ -400,6 +400,10 @@ def _best_weights(
     first = scores.index(max(scores))
     best = weigh(high, member.tables[first]) + scores[first]
     rest = [i for i, score in enumerate(scores) if not score + ceiling < best and i != first]
+    if 2 * len(rest) >= len(scores):
+        # (most are left: all weighed in one call; the others are below the first one's
+        # score, so the best is the same)
+        return max(map(float.__add__, weigh_all(high, member.tables), scores))
     if rest:
         weights = weigh_all(high, tuple(member.tables[i] for i in rest))
         best = max(best, *(w + scores[i] for w, i in zip(weights, rest, strict=True)))
