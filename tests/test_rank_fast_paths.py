@@ -334,3 +334,36 @@ def test_bytes_beside_ascii_count_the_letters_against_ascii_ones(window: bytes) 
         in_window = window.translate(classes)
         want = sum(in_window.count(pair) for pair in (b"al", b"la", b"au", b"ua"))
         assert beside.translate(member.letters).count(1) == want, member.name
+
+
+_cjk_pages = st.tuples(
+    st.lists(
+        st.one_of(
+            st.text(
+                alphabet="的一是不了人我在有他这中大来上国个到说们为日本語の文章です가나다라마바사",
+                max_size=20,
+            ),
+            st.sampled_from(_LATIN_WORDS),
+            st.sampled_from(['<a href="/p/12">', "</a>", "<li>", "\n", "x", "Москва"]),
+        ),
+        min_size=1,
+        max_size=300,
+    ).map(" ".join),
+    st.sampled_from(["gbk", "big5hkscs", "cp932", "euc_jp", "cp949", "cp1252"]),
+).map(lambda t: t[0].encode(t[1], "ignore"))
+
+
+@settings(max_examples=300, deadline=None)
+@given(_cjk_pages, st.sampled_from(_BONUSES))
+def test_cjk_pages_rank_as_the_plain_ranking(body: bytes, bonuses: dict[str, float]) -> None:
+    """Text that multi-byte candidates read: the single-byte ones after them (the Latin
+    group bounded by its smaller groups first, the groups of best bound expanded first)
+    rank as the plain ranking ranks them."""
+    data, high = trim_sample(body)
+    if not high:
+        return
+    fast = _rank.rank_candidates(data, high, dict(bonuses))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_rank, "_rank_single_byte", _plain_single_byte)
+        plain = _rank.rank_candidates(data, high, dict(bonuses))
+    _assert_same_ranking(fast, plain)

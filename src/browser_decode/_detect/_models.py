@@ -310,6 +310,9 @@ def ascii_packed() -> tuple[tuple[int, ...], dict[str | tuple[str, ...], int]]:
     languages = {lang for langs in SINGLE_BYTE.values() for lang in langs}
     languages |= {lang for _, langs in MULTI_BYTE.values() for lang in langs}
     sets = {*SINGLE_BYTE.values(), *(langs for _, langs, _ in script_groups())}
+    sets |= {
+        part_languages(part) for _, _, names in script_groups() for _, part in sub_groups(names)
+    }
     sets.add(LATIN_LANGUAGES)
     keys: list[str | tuple[str, ...]] = [*sorted(languages), *sorted(sets)]
     tables = [ascii_weights(k) if isinstance(k, str) else best_ascii_weights(k) for k in keys]
@@ -495,6 +498,11 @@ def sub_groups(members: tuple[str, ...]) -> tuple[tuple[bytes, tuple[str, ...]],
         (half_nats(tuple(map(max, *(best_byte_weights(name) for name in part)))), part)
         for part in parts
     )
+
+
+def part_languages(names: tuple[str, ...]) -> tuple[str, ...]:
+    """The languages of the single-byte candidates *names* (a smaller group), sorted."""
+    return tuple(sorted({language for name in names for language in SINGLE_BYTE[name]}))
 
 
 @cache

@@ -43,6 +43,7 @@ from ._models import (
     char_scorer,
     context_classes,
     max_single_byte_prior,
+    part_languages,
     script_groups,
     sub_groups,
     weigh,
@@ -295,18 +296,34 @@ def _rank_single_byte(
     # *bounds* is the best of every member of the groups expanded, as if they were all
     # there: the same ranking, with fewer sums where a smaller group's bound is below
     smaller: list[tuple[float, int, _Group]] = []
+    # Dense text with no ASCII letters that count, or text a multi-byte candidate reads
+    # best, is rarely Latin: the Latin group's smaller groups are bounded first (Latin
+    # text weighs them all).
+    split = fields is None or bool(ranked)
     while pending or bounds or smaller:
-        if smaller and (not bounds or smaller[-1][0] >= -bounds[0][0]):
+        # (of the groups to expand, the one of the best bound first: any order expands
+        # the same groups before a member is popped, and the first may make the others'
+        # bounds fall below the best member's; a smaller group not expanded first is never
+        # due: a pending group's bound is then above it, so above the best member's)
+        if (
+            smaller
+            and (not bounds or smaller[-1][0] >= -bounds[0][0])
+            and (not pending or smaller[-1][0] >= pending[-1][0])
+        ):
             group = smaller.pop()[2]
         elif pending and (not bounds or pending[-1][0] > -bounds[0][0]):
             # The best group's bound is above every member's so far: its members'.
             # (also below the best so far: its best member stands in for the runner-up)
             group = pending.pop()[2]
-            if group.parts and fields is None:
-                # (dense text, with no ASCII letters that count, is rarely Latin: its
-                # smaller groups are bounded first; Latin text weighs them all)
+            if group.parts and split:
                 smaller += [
-                    (weight + 0 + priors[part.names], part.rank, part)
+                    (
+                        weight
+                        + (0 if fields is None else (0 - fields[part.ascii_field]) / 2)
+                        + priors[part.names],
+                        part.rank,
+                        part,
+                    )
                     for weight, part in zip(
                         weigh_all(high, group.part_tables), group.parts, strict=True
                     )
@@ -476,16 +493,14 @@ def _script_groups() -> list[_Group]:
             byte_tables(name) == (best_byte_table(name),),
         )
 
-    def group(languages: tuple[str, ...] | None, names: tuple[str, ...]) -> _Group:
+    def group(languages: tuple[str, ...], names: tuple[str, ...]) -> _Group:
         members = tuple(map(member, names))
         tables = tuple(m.table for m in members)
-        # (a smaller group is only bounded without ASCII letters: no field of its own)
-        field = -1 if languages is None else index[languages]
-        return _Group(names, RANKS[names[0]], field, members, tables)
+        return _Group(names, RANKS[names[0]], index[languages], members, tables)
 
     groups = [
         group(languages, names)._replace(
-            parts=tuple(group(None, part) for _, part in sub_groups(names)),
+            parts=tuple(group(part_languages(part), part) for _, part in sub_groups(names)),
             part_tables=tuple(table for table, _ in sub_groups(names)),
         )
         for _, languages, names in script_groups()
