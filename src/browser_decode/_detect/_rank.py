@@ -244,45 +244,8 @@ def _rank_single_byte(
     # bound), a heap: the least is the best bound
     bounds: list[tuple[float, int, _Member, float]] = []
     top = max(r.score for r in ranked) if ranked else -math.inf
-    penalties: dict[bytes, float] = {}
-    # the windows of context penalties (bytes, their ``ones``): all of *around* for Latin
-    # encodings, the bytes near those 0x80-0xFF for the others (_window); the ASCII case
-    # switches in the first; the bytes beside ASCII letters in the second (_beside_ascii)
-    whole: tuple[bytes, int] | None = None
-    near: tuple[bytes, int] | None = None
-    baseline = 0
-    beside: bytes | None = None
-
-    def exact(member: _Member, upper: float, weight: float, best: float | None) -> float:
-        """The score of *member*, popped at bound *upper* (*best*: its best weights, when
-        known)."""
-        nonlocal whole, near, baseline
-        prior = priors[member.name]
-        if best is None:
-            best = _best_weights(member, high, fields, weight, upper, prior)
-        # encodings that class the present bytes (and the ASCII letters) alike get
-        # the same penalties
-        key = member.key + high.translate(member.classes)
-        penalty = penalties.get(key)
-        if penalty is None:
-            if member.key == b"a":
-                # (not a Latin encoding: its ASCII letters are "a", their case switches
-                # are never counted: the baseline is nil)
-                if near is None:
-                    near = _window(around, window_high)
-                window, ones = near
-                flags = int.from_bytes(window.translate(member.flags), "big")
-                penalty = _context_of(flags, ones, scale, 0)
-            else:
-                if whole is None:
-                    whole = _window(around, None)
-                    baseline = around.translate(_ASCII_CASES).count(b"lu")
-                window, ones = whole
-                flags = int.from_bytes(window.translate(member.flags), "big")
-                penalty = _context_of(flags, ones, scale, baseline)
-            penalties[key] = penalty
-        return best + prior + penalty
-
+    # the context penalties, and the bytes beside ASCII letters, counted on first need
+    context = _Context(high, around, scale, window_high)
     # members set aside (a bound below the best so far: theirs, tighter than the one they
     # were popped at, the member, that one, the weight of its table, its best weights or
     # ``None``), and the stand-in's bound: only those that may come before it are scored
@@ -358,37 +321,111 @@ def _rank_single_byte(
             break
         prior = priors[member.name]
         best: float | None = None
-        if member.key == b"a" and latin:
-            # Where a Latin encoding leads, the bytes 0x80-0xFF are likely letters between
-            # ASCII ones: in a non-Latin encoding, each costs the penalty of scripts
-            # mixed, whatever else counts (the rest of the penalty is never positive).
-            if beside is None:
-                if near is None:
-                    near = _window(around, window_high)
-                beside = _beside_ascii(*near)
-            mixed = (beside.translate(member.letters).count(1) * MIXED_SCRIPT) * scale
-            bound = upper + mixed
+        if member.key == b"a" and top > -math.inf:
+            # (a non-Latin encoding that does not come first: a part of its penalty that
+            # costs less than all of it; the rest is never positive)
+            partial = context.bound(member, latin)
+            bound = upper + partial
             if not bound < top:
                 best = _best_weights(member, high, fields, weight, upper, prior)
-                bound = best + prior + mixed
+                bound = best + prior + partial
         else:
             best = _best_weights(member, high, fields, weight, upper, prior)
             bound = best + prior
         if bound < top:
             deferred.append((bound, member, upper, weight, best))
             continue
-        score = exact(member, upper, weight, best)
+        if best is None:  # (never: for the type checker)
+            best = _best_weights(member, high, fields, weight, upper, prior)
+        score = best + prior + context.penalty(member)
         ranked.append(_Ranked(score, rank, member.name))
         if score > top:
             top, latin = score, member.key != b"a"
     for bound, member, upper, weight, best in deferred:
         if not bound < seen:
             # (it may come before the stand-in: scored)
-            ranked.append(_Ranked(exact(member, upper, weight, best), member.rank, member.name))
+            prior = priors[member.name]
+            if best is None:
+                best = _best_weights(member, high, fields, weight, upper, prior)
+            score = best + prior + context.penalty(member)
+            ranked.append(_Ranked(score, member.rank, member.name))
     # best first, ties in rank order (sorts are stable)
     ranked.sort(key=_RANK)
     ranked.sort(key=_SCORE, reverse=True)
     return ranked
+
+
+class _Context:
+    """The context penalties of one ranking's single-byte candidates (:func:`_context_of`),
+    each counted on first need and kept by the classes of the bytes present; and the bound
+    of a non-Latin one's penalty by its letters against ASCII ones (:func:`_beside_ascii`).
+
+    *high*: the bytes 0x80-0xFF of a sample that holds all those of *around*; *around*,
+    *scale*, *window_high*: as for :func:`_rank_single_byte`.
+    """
+
+    __slots__ = (
+        *("around", "baseline", "beside", "found", "high"),
+        *("near", "scale", "whole", "window_high"),
+    )
+
+    def __init__(self, high: bytes, around: bytes, scale: float, window_high: bytes | None):
+        self.high, self.around, self.scale, self.window_high = high, around, scale, window_high
+        self.found: dict[bytes, float] = {}
+        # the windows (bytes, their ``ones``): all of *around* for Latin encodings, the
+        # bytes near those 0x80-0xFF for the others (_window); the ASCII case switches in
+        # the first; the bytes beside ASCII letters in the second (_beside_ascii)
+        self.whole: tuple[bytes, int] | None = None
+        self.near: tuple[bytes, int] | None = None
+        self.baseline = 0
+        self.beside: bytes | None = None
+
+    def penalty(self, member: _Member) -> float:
+        """The context penalties of *member*."""
+        # encodings that class the present bytes (and the ASCII letters) alike get
+        # the same penalties
+        key = member.key + self.high.translate(member.classes)
+        penalty = self.found.get(key)
+        if penalty is None:
+            if member.key == b"a":
+                # (not a Latin encoding: its ASCII letters are "a", their case switches
+                # are never counted: the baseline is nil)
+                if self.near is None:
+                    self.near = _window(self.around, self.window_high)
+                window, ones = self.near
+                flags = int.from_bytes(window.translate(member.flags), "big")
+                penalty = _context_of(flags, ones, self.scale, 0, None, key)
+            else:
+                if self.whole is None:
+                    self.whole = _window(self.around, None)
+                    self.baseline = self.around.translate(_ASCII_CASES).count(b"lu")
+                window, ones = self.whole
+                flags = int.from_bytes(window.translate(member.flags), "big")
+                penalty = _context_of(flags, ones, self.scale, self.baseline, None, key)
+            self.found[key] = penalty
+        return penalty
+
+    def bound(self, member: _Member, latin: bool) -> float:
+        """A bound of the context penalties of non-Latin *member*: where a Latin encoding
+        leads (*latin*), those of its letters against ASCII ones ("al", "la" of
+        :func:`_context_of`): the bytes 0x80-0xFF are likely letters between ASCII ones,
+        and they are counted for every encoding at once; else its case switches ("lu"),
+        counted in its classes. The other penalties are never positive (all are whole
+        numbers before the scale: the sum of some is at least that of all). Its penalties
+        themselves when they are known."""
+        key = member.key + self.high.translate(member.classes)
+        known = self.found.get(key)
+        if known is not None:
+            return known
+        if self.near is None:
+            self.near = _window(self.around, self.window_high)
+        if latin:
+            if self.beside is None:
+                self.beside = _beside_ascii(*self.near)
+            mixed = self.beside.translate(member.letters).count(1)
+            return (mixed * MIXED_SCRIPT) * self.scale
+        switches = self.near[0].translate(member.classes).count(b"lu")
+        return (switches * CASE_SWITCH) * self.scale
 
 
 def _best_weights(
@@ -742,7 +779,12 @@ def _context(
 
 
 def _context_of(
-    flags: int, ones: int, scale: float, baseline: int, alnum: bool | None = None
+    flags: int,
+    ones: int,
+    scale: float,
+    baseline: int,
+    alnum: bool | None = None,
+    present: bytes | None = None,
 ) -> float:
     """Penalties for letter cases switching mid-word and for scripts mixing, in a window
     of bytes (:func:`_window`: the non-ASCII bytes with their neighbours) that each
@@ -761,14 +803,20 @@ def _context_of(
     ``X & (Y << 8)``. That is ``classes.count(b"xy")`` for every pattern here; the
     symbol ones can overlap themselves (``bytes.count`` counts "lslsl" once):
     :func:`_apart` counts them as it does.
+
+    *present*, when known: the classes of the ASCII letters and of every byte 0x80-0xFF
+    in the window (of a sample that holds them all: ``_Member.key`` and the sample's
+    bytes translated). A class missing there is nowhere in the window (no ASCII byte is a
+    mark or a symbol, nor is any other byte of the ASCII letters' class), so its
+    positions are nil without a pass over *flags*.
     """
-    ascii_ = (flags >> 3) & ones  # (ASCII letters and digits in a non-Latin script only)
+    # (ASCII letters and digits in a non-Latin script only)
+    ascii_ = (flags >> 3) & ones if present is None or b"a" in present else 0
     # ASCII letters or digits in the window that are not the encoding's own
     script = ascii_ != 0 if alnum is None else alnum
     penalty = 0.0
     lower, upper = flags & ones, (flags >> 1) & ones
-    letter = lower | upper
-    symbol = (flags >> 5) & ones
+    symbol = (flags >> 5) & ones if present is None or b"s" in present else 0
     if symbol:
         # "asa", "lsl", "usl", "lsu", "usu", each counted on its own by bytes.count, from
         # the left, without overlaps; only two matches of a pattern whose ends are of
@@ -786,9 +834,10 @@ def _context_of(
         count = _apart(alike) + ((lower_s & upper_third) | (upper_s & lower_third)).bit_count()
         penalty += count * SYMBOL_IN_WORD
     switches_in_words = (lower & (upper << 8)).bit_count()  # "lu"
-    mark = (flags >> 4) & ones
+    mark = (flags >> 4) & ones if present is None or b"m" in present else 0
     space = (flags >> 2) & ones if mark or script else 0
     if script:
+        letter = lower | upper
         # (each pattern's matches counted at bytes of one class: pairs of disjoint sets)
         mixed = ((ascii_ & (letter << 8)) | (letter & (ascii_ << 8))).bit_count()  # "al", "la"
         # "a l", "a u", "l a", "u a"
