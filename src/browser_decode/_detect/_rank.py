@@ -223,6 +223,19 @@ def _rank_single_byte(
     them): a script the bytes do not fit is ruled out in one sum. The groups, their
     members and the members' tables are read from one structure built on first use
     (:func:`_script_groups`), so that a call touches few objects.
+
+    Only the candidates down to the stand-in are ever read (``evidence``: the winner, the
+    runner-up, the first candidate after the winner that reads the bytes otherwise;
+    ``_margin`` stops at a stand-in). A candidate popped at a bound that may win is given
+    a tighter bound first (its best weights; for a non-Latin one, a part of its
+    penalties, :meth:`_Context.bound`): below the best so far, it is set aside. The
+    stand-in is then the one it would be with every candidate scored (the best one is
+    never set aside: its tighter bound is at least its score, so at least the best so
+    far; until it is scored the stand-in is not reached, and after it the best so far
+    is the same), and a candidate set aside comes before it only if its tighter bound
+    is not below the stand-in's: those are scored; the others are left out (their
+    scores are below the stand-in's, never read). Float sums keep the order of their
+    parts, so the tighter bounds are at least the scores.
     """
     groups = _GROUPS or _script_groups()
     priors = _PRIORS_CACHE.get(tuple(bonuses.items())) or _priors(bonuses)
