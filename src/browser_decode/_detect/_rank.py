@@ -257,15 +257,16 @@ def _rank_single_byte(
     # bound), a heap: the least is the best bound
     bounds: list[tuple[float, int, _Member, float]] = []
     top = max(r.score for r in ranked) if ranked else -math.inf
-    # the context penalties, and the bytes beside ASCII letters, counted on first need
-    context = _Context(high, around, scale, window_high)
+    # the context penalties, and the bytes beside ASCII letters, counted on first need (no
+    # object where no candidate is scored)
+    context: _Context | None = None
     # members set aside (a bound below the best so far: theirs, tighter than the one they
     # were popped at, the member, that one, the weight of its table, its best weights or
     # ``None``), and the stand-in's bound: only those that may come before it are scored
     deferred: list[tuple[float, _Member, float, float, float | None]] = []
     seen = -math.inf
-    # whether the best so far is a Latin encoding (not a multi-byte one)
-    latin = False
+    # the script of the best so far, when it is a single-byte candidate: "Latin" or "other"
+    leader = ""
     # the smaller groups (._models.sub_groups) of the groups expanded without their
     # members, the best last: one is expanded whenever its bound reaches the best
     # member's (a member of it may tie it, of a lower rank), so that the best of
@@ -334,10 +335,11 @@ def _rank_single_byte(
             break
         prior = priors[member.name]
         best: float | None = None
-        if member.key == b"a" and top > -math.inf:
-            # (a non-Latin encoding that does not come first: a part of its penalty that
+        if member.key == b"a" and leader:
+            # (a non-Latin encoding behind a single-byte one: a part of its penalty that
             # costs less than all of it; the rest is never positive)
-            partial = context.bound(member, latin)
+            context = context or _Context(high, around, scale, window_high)
+            partial = context.bound(member, leader == "Latin")
             bound = upper + partial
             if not bound < top:
                 best = _best_weights(member, high, fields, weight, upper, prior)
@@ -350,16 +352,18 @@ def _rank_single_byte(
             continue
         if best is None:  # (never: for the type checker)
             best = _best_weights(member, high, fields, weight, upper, prior)
+        context = context or _Context(high, around, scale, window_high)
         score = best + prior + context.penalty(member)
         ranked.append(_Ranked(score, rank, member.name))
         if score > top:
-            top, latin = score, member.key != b"a"
+            top, leader = score, "other" if member.key == b"a" else "Latin"
     for bound, member, upper, weight, best in deferred:
         if not bound < seen:
             # (it may come before the stand-in: scored)
             prior = priors[member.name]
             if best is None:
                 best = _best_weights(member, high, fields, weight, upper, prior)
+            context = context or _Context(high, around, scale, window_high)
             score = best + prior + context.penalty(member)
             ranked.append(_Ranked(score, member.rank, member.name))
     # best first, ties in rank order (sorts are stable)
