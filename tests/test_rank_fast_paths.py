@@ -25,10 +25,12 @@ from hypothesis import strategies as st
 
 from browser_decode._detect import _rank, evidence
 from browser_decode._detect._models import (
+    ASCII_FIELD,
     ASCII_FIELD_MASK,
     PRIORS,
     RANKS,
     SINGLE_BYTE,
+    ascii_fields,
     ascii_packed,
     best_byte_table,
     byte_table,
@@ -367,3 +369,16 @@ def test_cjk_pages_rank_as_the_plain_ranking(body: bytes, bonuses: dict[str, flo
         patch.setattr(_rank, "_rank_single_byte", _plain_single_byte)
         plain = _rank.rank_candidates(data, high, dict(bonuses))
     _assert_same_ranking(fast, plain)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 400), min_size=26, max_size=26))
+def test_ascii_fields_are_the_shifted_fields(counts: list[int]) -> None:
+    """``ascii_fields`` (one unpack) reads each field of a packed sum as a shift and a mask
+    do, for letter counts of any sample."""
+    packed, shifts = ascii_packed()
+    total = sum(count * value for count, value in zip(counts, packed, strict=True))
+    fields = ascii_fields(total)
+    assert len(fields) == len(shifts)
+    for shift in shifts.values():
+        assert fields[shift // ASCII_FIELD] == (total >> shift) & ASCII_FIELD_MASK
