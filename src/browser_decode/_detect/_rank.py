@@ -428,12 +428,9 @@ class _Context:
         :func:`_context_of`): the bytes 0x80-0xFF are likely letters between ASCII ones,
         and they are counted for every encoding at once; else its case switches ("lu"),
         counted in its classes. The other penalties are never positive (all are whole
-        numbers before the scale: the sum of some is at least that of all). Its penalties
-        themselves when they are known."""
-        key = member.key + self.high.translate(member.classes)
-        known = self.found.get(key)
-        if known is not None:
-            return known
+        numbers before the scale: the sum of some is at least that of all). Behind a
+        non-Latin leader, its penalties themselves when an encoding that classes the
+        present bytes alike was scored."""
         if self.near is None:
             self.near = _window(self.around, self.window_high)
         if latin:
@@ -441,6 +438,10 @@ class _Context:
                 self.beside = _beside_ascii(*self.near)
             mixed = self.beside.translate(member.letters).count(1)
             return (mixed * MIXED_SCRIPT) * self.scale
+        key = member.key + self.high.translate(member.classes)
+        known = self.found.get(key)
+        if known is not None:
+            return known
         switches = self.near[0].translate(member.classes).count(b"lu")
         return (switches * CASE_SWITCH) * self.scale
 
