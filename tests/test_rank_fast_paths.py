@@ -3,11 +3,15 @@
 ``_rank._rank_single_byte`` reads its candidates from one structure built on first use,
 keeps the members' bounds in a heap, weighs an encoding of one language once, takes the
 best language of dense text from one sum per language, counts the context penalties of
-non-Latin encodings in the bytes near those 0x80-0xFF only and sorts by C keys. The plain
-computation below is the ranking as first written (every bound from ``_models``' tables,
-sorted lists, the languages tried in their ASCII order, every penalty counted by
-``bytes.count`` over the whole window): the rankings must be equal, and so must
-``evidence`` on bodies of every size (above 64 KiB the sample is read in pieces).
+non-Latin encodings in the bytes near those 0x80-0xFF only, sorts by C keys, and sets
+aside the candidates that a tighter bound puts below the best so far, scoring them only
+when they may come before the stand-in. The plain computation below is the ranking as
+first written (every bound from ``_models``' tables, sorted lists, the languages tried in
+their ASCII order, every penalty counted by ``bytes.count`` over the whole window, every
+candidate down to the stand-in scored): the rankings must be equal down to the stand-in
+(all that ``evidence`` reads; below it the fast one leaves out candidates it did not
+score), and so must ``evidence`` on bodies of every size (above 64 KiB the sample is read
+in pieces).
 """
 
 from __future__ import annotations
@@ -21,10 +25,12 @@ from hypothesis import strategies as st
 
 from browser_decode._detect import _rank, evidence
 from browser_decode._detect._models import (
+    ASCII_FIELD,
     ASCII_FIELD_MASK,
     PRIORS,
     RANKS,
     SINGLE_BYTE,
+    ascii_fields,
     ascii_packed,
     best_byte_table,
     byte_table,
@@ -151,6 +157,22 @@ _BONUSES = [
 ]
 
 
+def _seen(ranked: list[_Ranked]) -> list[_Ranked]:
+    """*ranked* down to its first candidate not scored exactly (a stand-in), which
+    ``evidence`` never reads past (``_margin`` stops there)."""
+    for index, candidate in enumerate(ranked):
+        if not candidate.exact:
+            return ranked[: index + 1]
+    return ranked
+
+
+def _assert_same_ranking(fast: list[_Ranked], plain: list[_Ranked]) -> None:
+    """The fast ranking is the plain one down to the stand-in, and below it holds
+    only candidates the plain one holds, as it scored them."""
+    assert _seen(fast) == _seen(plain)
+    assert set(fast) <= set(plain)
+
+
 @settings(max_examples=400, deadline=None)
 def _check_single_byte(data: bytes, high: bytes, bonuses: dict[str, float]) -> None:
     """The single-byte ranking of *data* (no multi-byte candidates) is the plain one's."""
@@ -159,7 +181,7 @@ def _check_single_byte(data: bytes, high: bytes, bonuses: dict[str, float]) -> N
         fast = _rank.rank_candidates(data, high, dict(bonuses))
         patch.setattr(_rank, "_rank_single_byte", _plain_single_byte)
         plain = _rank.rank_candidates(data, high, dict(bonuses))
-    assert fast == plain
+    _assert_same_ranking(fast, plain)
 
 
 @given(_bodies, st.sampled_from(_BONUSES))
@@ -206,7 +228,7 @@ def test_benchmark_like_pages_rank_as_the_plain_ranking(name: str) -> None:
             fast = _rank.rank_candidates(data, high, dict(bonuses))
             patch.setattr(_rank, "_rank_single_byte", _plain_single_byte)
             plain = _rank.rank_candidates(data, high, dict(bonuses))
-        assert fast == plain, bonuses
+        _assert_same_ranking(fast, plain)
 
 
 _mixed = st.lists(
@@ -234,3 +256,129 @@ def test_scripts_mixed_rank_as_the_plain_ranking(
     if not high:
         return
     _check_single_byte(data, high, bonuses)
+
+
+#: Latin text with the letters of many languages, as on pages that quote names and loans.
+_LATIN_WORDS = ["Señor", "Muñoz", "naïve", "café", "Ångström", "Grüße", "façade", "Noël", "piñata",
+                "crème", "brûlée", "Zürich", "“quoted”", "it’s", "—", "€5", "Łódź", "Ærø", "Œuvre",
+                "São", "Paulo", "the", "and", "ordered", "a", "ISBN", "iPhone"]  # fmt: skip
+_OTHER_WORDS = ["Москва", "Καλημέρα", "שלום", "Ёж", "ΑΒΓ"]
+
+_latin_pages = st.tuples(
+    st.lists(
+        st.one_of(
+            st.sampled_from(_LATIN_WORDS),
+            st.sampled_from(_LATIN_WORDS),
+            st.sampled_from(_OTHER_WORDS),
+            st.sampled_from(['<a href="/p/12">', "</a>", "<li>", "\n", "8ce72a", "x", "  "]),
+        ),
+        min_size=1,
+        max_size=400,
+    ).map(" ".join),
+    st.sampled_from(["cp1252", "cp1250", "iso8859_15", "mac_roman", "cp1257", "cp1251"]),
+    st.sampled_from([0, 200, 3000]),
+).map(lambda t: b"<nav>menu item link</nav>\n" * (t[2] // 25) + t[0].encode(t[1], "ignore"))
+
+
+@settings(max_examples=300, deadline=None)
+@given(_latin_pages, st.sampled_from(_BONUSES))
+def test_latin_pages_rank_as_the_plain_ranking(body: bytes, bonuses: dict[str, float]) -> None:
+    """Latin letters between ASCII ones, some words of other scripts, after markup: the
+    non-Latin candidates are set aside by their letters against ASCII ones, the Latin
+    ones by their best weights; the ranking down to the stand-in is the plain one's."""
+    data, high = trim_sample(body)
+    if not high:
+        return
+    _check_single_byte(data, high, bonuses)
+
+
+@settings(max_examples=100, deadline=None)
+@given(_latin_pages, st.sampled_from([1, 30, 300]), st.sampled_from([None, "http://example.ru/"]))
+def test_latin_pages_evidence_is_that_of_the_plain_ranking(
+    body: bytes, copies: int, url: str | None
+) -> None:
+    """``evidence`` of Latin pages (multi-byte candidates too), up to a few hundred KiB."""
+    body *= copies
+    fast = evidence(body, url=url)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_rank, "_rank_single_byte", _plain_single_byte)
+        plain = evidence(body, url=url)
+    assert fast == plain
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.binary(max_size=4),
+            st.sampled_from(
+                [b" ", b"a", b"Z9", b"\xe0", b"\xc0b", b"x\xe9y", b"\xd7", b"\x80\x81"]
+            ),
+        ),
+        max_size=80,
+    ).map(b"".join)
+)
+def test_bytes_beside_ascii_count_the_letters_against_ascii_ones(window: bytes) -> None:
+    """``_beside_ascii``'s bytes that are letters in a non-Latin encoding are its "al",
+    "la", "au" and "ua" counted by ``bytes.count`` (as ``_context_of`` counts them), and
+    ``_ALNUM`` is the class of its ASCII letters and digits."""
+    beside = _rank._beside_ascii(*_rank._window(window, None))
+    assert not beside.translate(None, bytes(range(0x80, 0x100)))  # (bytes 0x80-0xFF only)
+    members = [
+        member for group in _rank._GROUPS or _rank._script_groups() for member in group.members
+    ]
+    for member in members:
+        classes = context_classes(member.name)
+        if member.key != b"a":
+            assert b"a" not in classes  # (a Latin encoding: its own ASCII letters)
+            continue
+        assert bytes(c == ord("a") for c in classes) == _rank._ALNUM
+        in_window = window.translate(classes)
+        want = sum(in_window.count(pair) for pair in (b"al", b"la", b"au", b"ua"))
+        assert beside.translate(member.letters).count(1) == want, member.name
+
+
+_cjk_pages = st.tuples(
+    st.lists(
+        st.one_of(
+            st.text(
+                alphabet="的一是不了人我在有他这中大来上国个到说们为日本語の文章です가나다라마바사",
+                max_size=20,
+            ),
+            st.sampled_from(_LATIN_WORDS),
+            st.sampled_from(['<a href="/p/12">', "</a>", "<li>", "\n", "x", "Москва"]),
+        ),
+        min_size=1,
+        max_size=300,
+    ).map(" ".join),
+    st.sampled_from(["gbk", "big5hkscs", "cp932", "euc_jp", "cp949", "cp1252"]),
+).map(lambda t: t[0].encode(t[1], "ignore"))
+
+
+@settings(max_examples=300, deadline=None)
+@given(_cjk_pages, st.sampled_from(_BONUSES))
+def test_cjk_pages_rank_as_the_plain_ranking(body: bytes, bonuses: dict[str, float]) -> None:
+    """Text that multi-byte candidates read: the single-byte ones after them (the Latin
+    group bounded by its smaller groups first, the groups of best bound expanded first)
+    rank as the plain ranking ranks them."""
+    data, high = trim_sample(body)
+    if not high:
+        return
+    fast = _rank.rank_candidates(data, high, dict(bonuses))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_rank, "_rank_single_byte", _plain_single_byte)
+        plain = _rank.rank_candidates(data, high, dict(bonuses))
+    _assert_same_ranking(fast, plain)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 400), min_size=26, max_size=26))
+def test_ascii_fields_are_the_shifted_fields(counts: list[int]) -> None:
+    """``ascii_fields`` (one unpack) reads each field of a packed sum as a shift and a mask
+    do, for letter counts of any sample."""
+    packed, shifts = ascii_packed()
+    total = sum(count * value for count, value in zip(counts, packed, strict=True))
+    fields = ascii_fields(total)
+    assert len(fields) == len(shifts)
+    for shift in shifts.values():
+        assert fields[shift // ASCII_FIELD] == (total >> shift) & ASCII_FIELD_MASK

@@ -21,6 +21,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 from functools import cache
+from struct import Struct
 from typing import Final
 from zlib import adler32
 
@@ -309,6 +310,9 @@ def ascii_packed() -> tuple[tuple[int, ...], dict[str | tuple[str, ...], int]]:
     languages = {lang for langs in SINGLE_BYTE.values() for lang in langs}
     languages |= {lang for _, langs in MULTI_BYTE.values() for lang in langs}
     sets = {*SINGLE_BYTE.values(), *(langs for _, langs, _ in script_groups())}
+    sets |= {
+        part_languages(part) for _, _, names in script_groups() for _, part in sub_groups(names)
+    }
     sets.add(LATIN_LANGUAGES)
     keys: list[str | tuple[str, ...]] = [*sorted(languages), *sorted(sets)]
     tables = [ascii_weights(k) if isinstance(k, str) else best_ascii_weights(k) for k in keys]
@@ -322,6 +326,23 @@ def ascii_packed() -> tuple[tuple[int, ...], dict[str | tuple[str, ...], int]]:
             value |= int(code) << (ASCII_FIELD * index)
         packed.append(value)
     return tuple(packed), {key: ASCII_FIELD * index for index, key in enumerate(keys)}
+
+
+def ascii_fields(total: int) -> tuple[int, ...]:
+    """Every field of *total*, a sum of :func:`ascii_packed` products, in the order of its
+    keys: ``(total >> shift) & ASCII_FIELD_MASK`` for each shift, in one unpack in C."""
+    layout, every = _ascii_layout()
+    return layout.unpack((total & every).to_bytes(layout.size, "little"))
+
+
+@cache
+def _ascii_layout() -> tuple[Struct, int]:
+    """The fields of :func:`ascii_packed` as a ``struct`` layout of little-endian integers,
+    and the mask of all their bits."""
+    if ASCII_FIELD != 32:
+        raise ValueError("the layout reads fields of 32 bits")
+    layout = Struct(f"<{len(ascii_packed()[1])}I")
+    return layout, (1 << (8 * layout.size)) - 1
 
 
 @cache
@@ -528,6 +549,11 @@ def sub_groups(members: tuple[str, ...]) -> tuple[tuple[bytes, tuple[str, ...]],
         (half_nats(tuple(map(max, *(best_byte_weights(name) for name in part)))), part)
         for part in parts
     )
+
+
+def part_languages(names: tuple[str, ...]) -> tuple[str, ...]:
+    """The languages of the single-byte candidates *names* (a smaller group), sorted."""
+    return tuple(sorted({language for name in names for language in SINGLE_BYTE[name]}))
 
 
 @cache

@@ -20,6 +20,7 @@ from operator import itemgetter, mul
 from typing import Final, NamedTuple
 
 from ._models import (
+    ASCII_FIELD,
     ASCII_FIELD_MASK,
     CASE_SWITCH,
     LATIN_LANGUAGES,
@@ -33,6 +34,7 @@ from ._models import (
     SYMBOL_IN_WORD,
     CharScorer,
     all_best_byte_table,
+    ascii_fields,
     ascii_packed,
     best_byte_table,
     byte_table,
@@ -40,6 +42,7 @@ from ._models import (
     char_scorer,
     context_classes,
     max_single_byte_prior,
+    part_languages,
     script_groups,
     sub_groups,
     weigh,
@@ -242,15 +245,29 @@ def _rank_single_byte(
     them): a script the bytes do not fit is ruled out in one sum. The groups, their
     members and the members' tables are read from one structure built on first use
     (:func:`_script_groups`), so that a call touches few objects.
+
+    Only the candidates down to the stand-in are ever read (``evidence``: the winner, the
+    runner-up, the first candidate after the winner that reads the bytes otherwise;
+    ``_margin`` stops at a stand-in). A candidate popped at a bound that may win is given
+    a tighter bound first (its best weights; for a non-Latin one, a part of its
+    penalties, :meth:`_Context.bound`): below the best so far, it is set aside. The
+    stand-in is then the one it would be with every candidate scored (the best one is
+    never set aside: its tighter bound is at least its score, so at least the best so
+    far; until it is scored the stand-in is not reached, and after it the best so far
+    is the same), and a candidate set aside comes before it only if its tighter bound
+    is not below the stand-in's: those are scored; the others are left out (their
+    scores are below the stand-in's, never read). Float sums keep the order of their
+    parts, so the tighter bounds are at least the scores.
     """
     groups = _GROUPS or _script_groups()
     priors = _PRIORS_CACHE.get(tuple(bonuses.items())) or _priors(bonuses)
-    mask = ASCII_FIELD_MASK
+    # every ASCII score at once (0 for each when ``None``): a field is read by its index
+    fields = None if ascii_total is None else ascii_fields(ascii_total)
     # (each bound summed as before: weight + ASCII bound + prior)
     pending = [
         (
             weight
-            + (0 if ascii_total is None else (0 - ((ascii_total >> group.ascii_shift) & mask)) / 2)
+            + (0 if fields is None else (0 - fields[group.ascii_field]) / 2)
             + priors[group.names],
             group.rank,
             group,
@@ -262,31 +279,50 @@ def _rank_single_byte(
     # bound), a heap: the least is the best bound
     bounds: list[tuple[float, int, _Member, float]] = []
     top = max(r.score for r in ranked) if ranked else -math.inf
-    penalties: dict[bytes, float] = {}
-    # the windows of context penalties (bytes, their ``ones``): all of *around* for Latin
-    # encodings, the bytes near those 0x80-0xFF for the others (_window); and the ASCII
-    # case switches in the first
-    whole: tuple[bytes, int] | None = None
-    near: tuple[bytes, int] | None = None
-    baseline = 0
+    # the context penalties, and the bytes beside ASCII letters, counted on first need (no
+    # object where no candidate is scored)
+    context: _Context | None = None
+    # members set aside (a bound below the best so far: theirs, tighter than the one they
+    # were popped at, the member, that one, the weight of its table, its best weights or
+    # ``None``), and the stand-in's bound: only those that may come before it are scored
+    deferred: list[tuple[float, _Member, float, float, float | None]] = []
+    seen = -math.inf
+    # the script of the best so far, when it is a single-byte candidate: "Latin" or "other"
+    leader = ""
     # the smaller groups (._models.sub_groups) of the groups expanded without their
     # members, the best last: one is expanded whenever its bound reaches the best
     # member's (a member of it may tie it, of a lower rank), so that the best of
     # *bounds* is the best of every member of the groups expanded, as if they were all
     # there: the same ranking, with fewer sums where a smaller group's bound is below
     smaller: list[tuple[float, int, _Group]] = []
+    # Dense text with no ASCII letters that count, or text a multi-byte candidate reads
+    # best, is rarely Latin: the Latin group's smaller groups are bounded first (Latin
+    # text weighs them all).
+    split = fields is None or bool(ranked)
     while pending or bounds or smaller:
-        if smaller and (not bounds or smaller[-1][0] >= -bounds[0][0]):
+        # (of the groups to expand, the one of the best bound first: any order expands
+        # the same groups before a member is popped, and the first may make the others'
+        # bounds fall below the best member's; a smaller group not expanded first is never
+        # due: a pending group's bound is then above it, so above the best member's)
+        if (
+            smaller
+            and (not bounds or smaller[-1][0] >= -bounds[0][0])
+            and (not pending or smaller[-1][0] >= pending[-1][0])
+        ):
             group = smaller.pop()[2]
         elif pending and (not bounds or pending[-1][0] > -bounds[0][0]):
             # The best group's bound is above every member's so far: its members'.
             # (also below the best so far: its best member stands in for the runner-up)
             group = pending.pop()[2]
-            if group.parts and ascii_total is None:
-                # (dense text, with no ASCII letters that count, is rarely Latin: its
-                # smaller groups are bounded first; Latin text weighs them all)
+            if group.parts and split:
                 smaller += [
-                    (weight + 0 + priors[part.names], part.rank, part)
+                    (
+                        weight
+                        + (0 if fields is None else (0 - fields[part.ascii_field]) / 2)
+                        + priors[part.names],
+                        part.rank,
+                        part,
+                    )
                     for weight, part in zip(
                         weigh_all(high, group.part_tables), group.parts, strict=True
                     )
@@ -300,11 +336,7 @@ def _rank_single_byte(
                 (
                     -(
                         weight
-                        + (
-                            0
-                            if ascii_total is None
-                            else (0 - ((ascii_total >> member.ascii_shift) & mask)) / 2
-                        )
+                        + (0 if fields is None else (0 - fields[member.ascii_field]) / 2)
                         + priors[member.name]
                     ),
                     member.rank,
@@ -316,64 +348,160 @@ def _rank_single_byte(
             heapify(bounds)
             continue
         negative, rank, member, weight = heappop(bounds)
-        name = member.name
         upper = -negative
         if upper < top:
             # Not evaluated: stand in for the runner-up by their bound, so the
             # confidence is never overstated.
-            ranked.append(_Ranked(upper, rank, name, exact=False))
+            ranked.append(_Ranked(upper, rank, member.name, exact=False))
+            seen = upper
             break
-        if member.alone:
-            # (one language: its table is the bound's)
-            best = weight + (
-                0.0 if ascii_total is None else (0 - ((ascii_total >> member.shifts[0]) & mask)) / 2
-            )
-        elif ascii_total is None:
-            # every language's ASCII score is 0: the best is the best weight (plus that
-            # 0.0, as each weight had it added)
-            best = max(weigh_all(high, member.tables)) + 0.0
+        prior = priors[member.name]
+        best: float | None = None
+        if member.key == b"a" and leader:
+            # (a non-Latin encoding behind a single-byte one: a part of its penalty that
+            # costs less than all of it; the rest is never positive)
+            context = context or _Context(high, around, scale, window_high)
+            partial = context.bound(member, leader == "Latin")
+            bound = upper + partial
+            if not bound < top:
+                best = _best_weights(member, high, fields, weight, upper, prior)
+                bound = best + prior + partial
         else:
-            # the best of weight + ASCII score over the languages; those whose ASCII score
-            # plus the best weights (ceiling) is below the best so far cannot beat it
-            ascii_bound = (0 - ((ascii_total >> member.ascii_shift) & mask)) / 2
-            ceiling = upper - priors[name] - ascii_bound
-            scores = [(0 - ((ascii_total >> shift) & mask)) / 2 for shift in member.shifts]
-            first = scores.index(max(scores))
-            best = weigh(high, member.tables[first]) + scores[first]
-            rest = [
-                i for i, score in enumerate(scores) if not score + ceiling < best and i != first
-            ]
-            if rest:
-                weights = weigh_all(high, tuple(member.tables[i] for i in rest))
-                best = max(best, *(w + scores[i] for w, i in zip(weights, rest, strict=True)))
-        # encodings that class the present bytes (and the ASCII letters) alike get
-        # the same penalties
-        key = member.key + high.translate(member.classes)
-        penalty = penalties.get(key)
-        if penalty is None:
-            if member.key == b"a":
-                # (not a Latin encoding: its ASCII letters are "a", their case switches
-                # are never counted: the baseline is nil)
-                if near is None:
-                    near = _window(around, window_high)
-                window, ones = near
-                flags = int.from_bytes(window.translate(member.flags), "big")
-                penalty = _context_of(flags, ones, scale, 0)
-            else:
-                if whole is None:
-                    whole = _window(around, None)
-                    baseline = around.translate(_ASCII_CASES).count(b"lu")
-                window, ones = whole
-                flags = int.from_bytes(window.translate(member.flags), "big")
-                penalty = _context_of(flags, ones, scale, baseline)
-            penalties[key] = penalty
-        score = best + priors[name] + penalty
-        ranked.append(_Ranked(score, rank, name))
-        top = max(top, score)
+            best = _best_weights(member, high, fields, weight, upper, prior)
+            bound = best + prior
+        if bound < top:
+            deferred.append((bound, member, upper, weight, best))
+            continue
+        if best is None:  # (never: for the type checker)
+            best = _best_weights(member, high, fields, weight, upper, prior)
+        context = context or _Context(high, around, scale, window_high)
+        score = best + prior + context.penalty(member)
+        ranked.append(_Ranked(score, rank, member.name))
+        if score > top:
+            top, leader = score, "other" if member.key == b"a" else "Latin"
+    for bound, member, upper, weight, best in deferred:
+        if not bound < seen:
+            # (it may come before the stand-in: scored)
+            prior = priors[member.name]
+            if best is None:
+                best = _best_weights(member, high, fields, weight, upper, prior)
+            context = context or _Context(high, around, scale, window_high)
+            score = best + prior + context.penalty(member)
+            ranked.append(_Ranked(score, member.rank, member.name))
     # best first, ties in rank order (sorts are stable)
     ranked.sort(key=_RANK)
     ranked.sort(key=_SCORE, reverse=True)
     return ranked
+
+
+class _Context:
+    """The context penalties of one ranking's single-byte candidates (:func:`_context_of`),
+    each counted on first need and kept by the classes of the bytes present; and the bound
+    of a non-Latin one's penalty by its letters against ASCII ones (:func:`_beside_ascii`).
+
+    *high*: the bytes 0x80-0xFF of a sample that holds all those of *around*; *around*,
+    *scale*, *window_high*: as for :func:`_rank_single_byte`.
+    """
+
+    __slots__ = (
+        *("around", "baseline", "beside", "found", "high"),
+        *("near", "scale", "whole", "window_high"),
+    )
+
+    def __init__(self, high: bytes, around: bytes, scale: float, window_high: bytes | None):
+        self.high, self.around, self.scale, self.window_high = high, around, scale, window_high
+        self.found: dict[bytes, float] = {}
+        # the windows (bytes, their ``ones``): all of *around* for Latin encodings, the
+        # bytes near those 0x80-0xFF for the others (_window); the ASCII case switches in
+        # the first; the bytes beside ASCII letters in the second (_beside_ascii)
+        self.whole: tuple[bytes, int] | None = None
+        self.near: tuple[bytes, int] | None = None
+        self.baseline = 0
+        self.beside: bytes | None = None
+
+    def penalty(self, member: _Member) -> float:
+        """The context penalties of *member*."""
+        # encodings that class the present bytes (and the ASCII letters) alike get
+        # the same penalties
+        key = member.key + self.high.translate(member.classes)
+        penalty = self.found.get(key)
+        if penalty is None:
+            if member.key == b"a":
+                # (not a Latin encoding: its ASCII letters are "a", their case switches
+                # are never counted: the baseline is nil)
+                if self.near is None:
+                    self.near = _window(self.around, self.window_high)
+                window, ones = self.near
+                flags = int.from_bytes(window.translate(member.flags), "big")
+                penalty = _context_of(flags, ones, self.scale, 0, None, key)
+            else:
+                if self.whole is None:
+                    self.whole = _window(self.around, None)
+                    self.baseline = self.around.translate(_ASCII_CASES).count(b"lu")
+                window, ones = self.whole
+                flags = int.from_bytes(window.translate(member.flags), "big")
+                penalty = _context_of(flags, ones, self.scale, self.baseline, None, key)
+            self.found[key] = penalty
+        return penalty
+
+    def bound(self, member: _Member, latin: bool) -> float:
+        """A bound of the context penalties of non-Latin *member*: where a Latin encoding
+        leads (*latin*), those of its letters against ASCII ones ("al", "la" of
+        :func:`_context_of`): the bytes 0x80-0xFF are likely letters between ASCII ones,
+        and they are counted for every encoding at once; else its case switches ("lu"),
+        counted in its classes. The other penalties are never positive (all are whole
+        numbers before the scale: the sum of some is at least that of all). Behind a
+        non-Latin leader, its penalties themselves when an encoding that classes the
+        present bytes alike was scored."""
+        if self.near is None:
+            self.near = _window(self.around, self.window_high)
+        if latin:
+            if self.beside is None:
+                self.beside = _beside_ascii(*self.near)
+            mixed = self.beside.translate(member.letters).count(1)
+            return (mixed * MIXED_SCRIPT) * self.scale
+        key = member.key + self.high.translate(member.classes)
+        known = self.found.get(key)
+        if known is not None:
+            return known
+        switches = self.near[0].translate(member.classes).count(b"lu")
+        return (switches * CASE_SWITCH) * self.scale
+
+
+def _best_weights(
+    member: _Member,
+    high: bytes,
+    fields: tuple[int, ...] | None,
+    weight: float,
+    upper: float,
+    prior: float,
+) -> float:
+    """The best of weight + ASCII score over the languages of *member* (*fields*: the ASCII
+    scores' fields, ``None`` when every one is 0; *weight*: that of its bound's table,
+    *upper*: its bound, *prior*: its prior)."""
+    if member.alone:
+        # (one language: its table is the bound's)
+        return weight + (0.0 if fields is None else (0 - fields[member.fields[0]]) / 2)
+    if fields is None:
+        # every language's ASCII score is 0: the best is the best weight (plus that
+        # 0.0, as each weight had it added)
+        return max(weigh_all(high, member.tables)) + 0.0
+    # the best of weight + ASCII score over the languages; those whose ASCII score
+    # plus the best weights (ceiling) is below the best so far cannot beat it
+    ascii_bound = (0 - fields[member.ascii_field]) / 2
+    ceiling = upper - prior - ascii_bound
+    scores = [(0 - fields[field]) / 2 for field in member.fields]
+    first = scores.index(max(scores))
+    best = weigh(high, member.tables[first]) + scores[first]
+    rest = [i for i, score in enumerate(scores) if not score + ceiling < best and i != first]
+    if 2 * len(rest) >= len(scores):
+        # (most are left: all weighed in one call; the others are below the first one's
+        # score, so the best is the same)
+        return max(map(float.__add__, weigh_all(high, member.tables), scores))
+    if rest:
+        weights = weigh_all(high, tuple(member.tables[i] for i in rest))
+        best = max(best, *(w + scores[i] for w, i in zip(weights, rest, strict=True)))
+    return best
 
 
 _SCORE: Final = itemgetter(0)
@@ -387,17 +515,19 @@ class _Member(NamedTuple):
     rank: int
     #: :func:`._models.best_byte_table`
     table: bytes
-    #: the ASCII field (:func:`._models.ascii_packed`) of its languages' bound
-    ascii_shift: int
+    #: the index of the ASCII field (:func:`._models.ascii_fields`) of its languages' bound
+    ascii_field: int
     #: :func:`._models.byte_tables`: each language's
     tables: tuple[bytes, ...]
     #: each language's ASCII field
-    shifts: tuple[int, ...]
+    fields: tuple[int, ...]
     #: :func:`._models.context_classes`, its :func:`_flag_table`, and the class of ASCII
     #: letters (the start of its key of penalties)
     classes: bytes
     flags: bytes
     key: bytes
+    #: a ``bytes.translate`` table: byte -> 1 where its class is a letter's, else 0
+    letters: bytes
     #: whether it has one language (whose table is then *table*)
     alone: bool
 
@@ -407,7 +537,7 @@ class _Group(NamedTuple):
 
     names: tuple[str, ...]
     rank: int
-    ascii_shift: int
+    ascii_field: int
     members: tuple[_Member, ...]
     #: each member's :func:`._models.best_byte_table`
     tables: tuple[bytes, ...]
@@ -423,31 +553,31 @@ _GROUP_TABLES: Final[list[bytes]] = []
 def _script_groups() -> list[_Group]:
     """:data:`_GROUPS`, built on first use."""
     _, shifts = ascii_packed()
+    index = {key: shift // ASCII_FIELD for key, shift in shifts.items()}
 
     def member(name: str) -> _Member:
         return _Member(
             name,
             RANKS[name],
             best_byte_table(name),
-            shifts[SINGLE_BYTE[name]],
+            index[SINGLE_BYTE[name]],
             byte_tables(name),
-            tuple(shifts[language] for language in SINGLE_BYTE[name]),
+            tuple(index[language] for language in SINGLE_BYTE[name]),
             context_classes(name),
             _flag_table(name),
             context_classes(name)[_ASCII_CLASS : _ASCII_CLASS + 1],
+            context_classes(name).translate(_LETTERS),
             byte_tables(name) == (best_byte_table(name),),
         )
 
-    def group(languages: tuple[str, ...] | None, names: tuple[str, ...]) -> _Group:
+    def group(languages: tuple[str, ...], names: tuple[str, ...]) -> _Group:
         members = tuple(map(member, names))
         tables = tuple(m.table for m in members)
-        # (a smaller group is only bounded without ASCII letters: no field of its own)
-        shift = -1 if languages is None else shifts[languages]
-        return _Group(names, RANKS[names[0]], shift, members, tables)
+        return _Group(names, RANKS[names[0]], index[languages], members, tables)
 
     groups = [
         group(languages, names)._replace(
-            parts=tuple(group(None, part) for _, part in sub_groups(names)),
+            parts=tuple(group(part_languages(part), part) for _, part in sub_groups(names)),
             part_tables=tuple(table for table, _ in sub_groups(names)),
         )
         for _, languages, names in script_groups()
@@ -645,6 +775,33 @@ def _window(around: bytes, high: bytes | None) -> tuple[bytes, int]:
     return around, int.from_bytes(b"\x01" * len(around), "big")
 
 
+#: ``bytes.translate`` tables: the classes of ``context_classes`` -> 1 for a letter's
+#: (``l``, ``u``), else 0; bytes -> 1 for an ASCII letter or digit, else 0.
+_LETTERS: Final = bytes(1 if b in b"lu" else 0 for b in range(256))
+_ALNUM: Final = bytes(1 if chr(b).isascii() and chr(b).isalnum() else 0 for b in range(256))
+_ASCII_BYTES: Final = bytes(range(0x80))
+
+
+def _beside_ascii(window: bytes, ones: int) -> bytes:
+    """The bytes 0x80-0xFF of *window* that are next to an ASCII letter or digit, each
+    once per such neighbour (*ones*: as for :func:`_window`).
+
+    In an encoding of a non-Latin script, those of them that are letters (``_Member.letters``)
+    are its "al" and "la" of :func:`_context_of` (there the ASCII letters and digits are
+    "a", and no byte 0x80-0xFF is): their count is ``translate`` and ``count`` on these
+    bytes, for each encoding, where the bits of :func:`_context_of` cost a pass over
+    the window for each of a dozen big-integer operations.
+    """
+    alnum = int.from_bytes(window.translate(_ALNUM), "big")
+    value = int.from_bytes(window, "big")
+    size = len(window)
+    after = value & ((alnum >> 8) * 0xFF)  # (each byte after one)
+    before = value & (((alnum << 8) & ones) * 0xFF)  # (each byte before one)
+    return (after.to_bytes(size, "big") + before.to_bytes(size, "big")).translate(
+        None, _ASCII_BYTES
+    )
+
+
 #: Each class of ``context_classes`` as one bit of a byte (``bytes.translate`` of the
 #: classes): lower, upper, space (anything else), ASCII letter or digit, mark, symbol.
 _FLAGS: Final = {ord("l"): 0, ord("u"): 1, ord(" "): 2, ord("a"): 3, ord("m"): 4, ord("s"): 5}
@@ -672,7 +829,12 @@ def _context(
 
 
 def _context_of(
-    flags: int, ones: int, scale: float, baseline: int, alnum: bool | None = None
+    flags: int,
+    ones: int,
+    scale: float,
+    baseline: int,
+    alnum: bool | None = None,
+    present: bytes | None = None,
 ) -> float:
     """Penalties for letter cases switching mid-word and for scripts mixing, in a window
     of bytes (:func:`_window`: the non-ASCII bytes with their neighbours) that each
@@ -691,14 +853,20 @@ def _context_of(
     ``X & (Y << 8)``. That is ``classes.count(b"xy")`` for every pattern here; the
     symbol ones can overlap themselves (``bytes.count`` counts "lslsl" once):
     :func:`_apart` counts them as it does.
+
+    *present*, when known: the classes of the ASCII letters and of every byte 0x80-0xFF
+    in the window (of a sample that holds them all: ``_Member.key`` and the sample's
+    bytes translated). A class missing there is nowhere in the window (no ASCII byte is a
+    mark or a symbol, nor is any other byte of the ASCII letters' class), so its
+    positions are nil without a pass over *flags*.
     """
-    ascii_ = (flags >> 3) & ones  # (ASCII letters and digits in a non-Latin script only)
+    # (ASCII letters and digits in a non-Latin script only)
+    ascii_ = (flags >> 3) & ones if present is None or b"a" in present else 0
     # ASCII letters or digits in the window that are not the encoding's own
     script = ascii_ != 0 if alnum is None else alnum
     penalty = 0.0
     lower, upper = flags & ones, (flags >> 1) & ones
-    letter = lower | upper
-    symbol = (flags >> 5) & ones
+    symbol = (flags >> 5) & ones if present is None or b"s" in present else 0
     if symbol:
         # "asa", "lsl", "usl", "lsu", "usu", each counted on its own by bytes.count, from
         # the left, without overlaps; only two matches of a pattern whose ends are of
@@ -716,9 +884,10 @@ def _context_of(
         count = _apart(alike) + ((lower_s & upper_third) | (upper_s & lower_third)).bit_count()
         penalty += count * SYMBOL_IN_WORD
     switches_in_words = (lower & (upper << 8)).bit_count()  # "lu"
-    mark = (flags >> 4) & ones
+    mark = (flags >> 4) & ones if present is None or b"m" in present else 0
     space = (flags >> 2) & ones if mark or script else 0
     if script:
+        letter = lower | upper
         # (each pattern's matches counted at bytes of one class: pairs of disjoint sets)
         mixed = ((ascii_ & (letter << 8)) | (letter & (ascii_ << 8))).bit_count()  # "al", "la"
         # "a l", "a u", "l a", "u a"
