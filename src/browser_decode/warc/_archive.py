@@ -28,6 +28,7 @@ from typing import Any, BinaryIO, Final, Literal
 from .._api import decode_html
 from .._decode_body import decode_body
 from .._detect._external import Detector, DetectorArg, resolve_detector
+from .._result import Confidence, Source
 from ._http import (
     MAX_BODY,
     BrokenRecord,
@@ -50,6 +51,12 @@ FIELDS: Final = (
 )  # fmt: skip
 
 _PROGRESS_EVERY: Final = 64
+
+#: The output's ``source`` and ``confidence`` strings by member (an enum's ``.value`` is a
+#: Python-level descriptor call: two a page).
+_VALUES: Final[dict[Source | Confidence, str]] = {
+    member: member.value for member in (*Source, *Confidence)
+}
 
 
 class MissingExtra(ImportError):
@@ -866,8 +873,8 @@ def page_of(
         "content_type": response.content_type,
         "encoding": provenance.encoding,
         "label": provenance.label,
-        "source": provenance.source.value,
-        "confidence": provenance.confidence.value,
+        "source": _VALUES[provenance.source],
+        "confidence": _VALUES[provenance.confidence],
         "score": provenance.score,
         "runner_up": provenance.runner_up,
         "detector": provenance.detector,
