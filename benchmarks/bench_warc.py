@@ -456,6 +456,7 @@ def print_stages(path: Path, rounds: int) -> None:
                 for page in _warc.read_pages(str(path)):
                     if write:
                         out.write(_page_line(page))
+                    del page  # as stream() does: see read_pages
         finally:
             namespace["decode_html"] = original
 

@@ -392,6 +392,7 @@ def _part_task(
     with open(part, "wb") as out:
         for page in task_pages(task, content, summary, None, limit, detector=detector):
             out.write(page_line(page))
+            del page
     return summary, _span(task)
 
 
@@ -432,6 +433,7 @@ def stream(
         for task in plan(paths, chunk_bytes, cut=False):  # one process: whole files
             for page in task_pages(task, content, summary, progress, limit, detector=detector):
                 sink.add(page)
+                del page  # (see read_pages: not held while the next page is decoded)
         return summary
     parts: str | None = None
     pool: ProcessPoolExecutor | None = None
