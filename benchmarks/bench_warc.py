@@ -23,8 +23,9 @@ Then runs, in turns:
 * ``browser-decode warc --detector charset-normalizer`` on 1 process.
 
 Every pipeline writes its JSON Lines with the same ``to_json_line`` (orjson when
-the ``[warc]`` extra is installed; ``--stdlib-json`` for the standard library's)
-into a file, as ``browser-decode warc --out FILE`` does (``--sink memory``: into a
+the ``[warc]`` extra is installed; ``--stdlib-json`` for the standard library's;
+ours with ``page_line``, the same bytes, as ``browser-decode warc --out FILE`` does)
+into a file (``--sink memory``: into a
 list in memory instead, which costs every pipeline more, ours most: its bigger
 per-record buffers then land in fresh memory). Every pipeline runs once untimed
 first (first-use costs are not what a re-processing job pays per record); the
@@ -59,6 +60,12 @@ from browser_decode.warc import _run as _warc_run
 from browser_decode.warc._http import parse_response
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "dev"
+
+#: How our pipeline writes a page's JSON line (to_json_line's bytes); an older source tree,
+#: measured with this script for a before/after, has only to_json_line.
+_page_line: Callable[[dict[str, Any]], bytes] = getattr(
+    _warc_run, "page_line", _warc_run.to_json_line
+)
 
 # language -> (WHATWG encoding, Python codec that writes it, labels pages use)
 LEGACY = {
@@ -293,7 +300,11 @@ def _cpu() -> float:
 
 
 class _Collect:
-    """A sink for every pipeline: JSON Lines into a file (or a list), read back after timing."""
+    """A sink for every pipeline: JSON Lines into a file (or a list), read back after timing.
+
+    The peers write ``to_json_line``'s lines with ``write``; ours (``add``, from ``stream``)
+    writes ``page_line``'s, the same bytes, as ``browser-decode warc --out FILE`` does.
+    """
 
     def __init__(self) -> None:
         self.parts: list[bytes] = []
@@ -304,8 +315,8 @@ class _Collect:
         else:
             self.write = self.parts.append
 
-    def add(self, page: dict[str, object]) -> None:
-        self.write(_warc_run.to_json_line(page))
+    def add(self, page: dict[str, Any]) -> None:
+        self.write(_page_line(page))
 
     def add_part(self, part: IO[bytes]) -> None:
         self.write(part.read())
@@ -444,7 +455,8 @@ def print_stages(path: Path, rounds: int) -> None:
             with open(output if write else os.devnull, "wb") as out:
                 for page in _warc.read_pages(str(path)):
                     if write:
-                        out.write(_warc_run.to_json_line(page))
+                        out.write(_page_line(page))
+                    del page  # as stream() does: see read_pages
         finally:
             namespace["decode_html"] = original
 

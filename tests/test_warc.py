@@ -613,3 +613,43 @@ def test_orjson_lines_are_the_standard_librarys(page: dict[str, object]) -> None
             assert _warc_run._ORJSON[0](page) == reference
         except _warc_run._ORJSON[1]:
             pass  # refused (a lone surrogate, a big int): to_json_line used the reference
+
+
+# A page's fields as page_of writes them: strings (with control characters, quotes, lone
+# surrogates), ints (a status may be any digits: over 64 bits too), booleans, None, and
+# a score that is None or a float (0, tiny ones that Python writes with an exponent, NaN).
+_STRINGS = st.none() | st.text() | st.text(st.characters(max_codepoint=0x3F))
+_INTS = st.none() | st.integers() | st.integers(0, 1 << 70)
+_SCORES = (
+    st.none() | st.floats() | st.floats(0, 1) | st.floats(0, 1e-3) | st.sampled_from([0.0, 1e-5])
+)
+_PAGES = st.fixed_dictionaries(
+    {
+        name: _SCORES
+        if name == "score"
+        else st.booleans()
+        if name == "binary"
+        else (
+            _INTS if name in ("offset", "length", "status", "replacements", "bytes") else _STRINGS
+        )
+        for name in _warc.FIELDS
+    },
+    optional={"html": st.text(), "text": st.text()},
+)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(_PAGES)
+def test_page_lines_are_to_json_lines(page: dict[str, object]) -> None:
+    """page_line (the score's type checked, no other field's) writes to_json_line's bytes."""
+    assert _warc_run._ORJSON is not None  # installed by [warc]: the orjson path is compared
+    assert _warc_run.page_line(page) == _warc_run.to_json_line(page)
+
+
+def test_page_lines_of_an_archive(tmp_path: Path) -> None:
+    """The CLI's lines (page_line) are to_json_line's, page by page, on every kind of case."""
+    archive = build(tmp_path / "a.warc.gz", (*CASES, *UNDECLARED), gz=True)
+    pages = list(_warc.read_pages(str(archive)))
+    assert pages and any(page["score"] is not None for page in pages)
+    for page in pages:
+        assert _warc_run.page_line(page) == _warc_run.to_json_line(page)

@@ -28,6 +28,7 @@ from typing import Any, BinaryIO, Final, Literal
 from .._api import decode_html
 from .._decode_body import decode_body
 from .._detect._external import Detector, DetectorArg, resolve_detector
+from .._result import Confidence, Source
 from ._http import (
     MAX_BODY,
     BrokenRecord,
@@ -50,6 +51,12 @@ FIELDS: Final = (
 )  # fmt: skip
 
 _PROGRESS_EVERY: Final = 64
+
+#: The output's ``source`` and ``confidence`` strings by member (an enum's ``.value`` is a
+#: Python-level descriptor call: two a page).
+_VALUES: Final[dict[Source | Confidence, str]] = {
+    member: member.value for member in (*Source, *Confidence)
+}
 
 
 class MissingExtra(ImportError):
@@ -676,6 +683,7 @@ def _parse(
                 if record is None:
                     members.push(*whole)  # not one well-formed record: read it as a stream
                 else:
+                    whole = None  # (the record holds its bytes: see read_pages)
                     if stop is not None and record.position >= stop:
                         return
                     in_junk = False
@@ -866,8 +874,8 @@ def page_of(
         "content_type": response.content_type,
         "encoding": provenance.encoding,
         "label": provenance.label,
-        "source": provenance.source.value,
-        "confidence": provenance.confidence.value,
+        "source": _VALUES[provenance.source],
+        "confidence": _VALUES[provenance.confidence],
         "score": provenance.score,
         "runner_up": provenance.runner_up,
         "detector": provenance.detector,
@@ -929,7 +937,12 @@ def read_pages(
             summary.skipped[item] += 1
             continue
         summary.records += 1
+        position = item.position
         page = page_of(item, content, path=path, limit=limit, detector=chosen)
+        # Nothing of a record is held while the next one is read and decoded (here, in
+        # _parse and in stream's loop): its buffers (the inflated member, the text and
+        # its UTF-8 form, ~60 KB) are freed first, and the next record's may reuse them.
+        del item
         if isinstance(page, str):
             summary.skipped[page] += 1
         else:
@@ -940,9 +953,10 @@ def read_pages(
                 summary.detectors[page["detector"]] += 1
             summary.with_replacements += page["replacements"] > 0
             yield page
+        del page
         since += 1
         if progress is not None and since >= _PROGRESS_EVERY:
-            progress(since, item.position)
+            progress(since, position)
             since = 0
     if progress is not None and since:
         progress(since, -1)

@@ -37,7 +37,7 @@ from .._cli.common import (
 )
 from ._archive import CONTENTS, FIELDS, MissingExtra, Summary
 from ._http import MAX_BODY
-from ._run import CHUNK_BYTES, WorkerDied, stream, to_json_line
+from ._run import CHUNK_BYTES, WorkerDied, page_line, stream
 
 _TOP: Final = 12
 
@@ -333,7 +333,7 @@ class _JsonlSink(_FileSink):
         )
 
     def add(self, page: dict[str, Any]) -> None:
-        self.stream.write(to_json_line(page))
+        self.stream.write(page_line(page))
 
     def add_part(self, part: IO[bytes]) -> None:
         shutil.copyfileobj(part, self.stream, 1 << 20)
