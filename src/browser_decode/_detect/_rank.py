@@ -779,7 +779,6 @@ def _window(around: bytes, high: bytes | None) -> tuple[bytes, int]:
 #: (``l``, ``u``), else 0; bytes -> 1 for an ASCII letter or digit, else 0.
 _LETTERS: Final = bytes(1 if b in b"lu" else 0 for b in range(256))
 _ALNUM: Final = bytes(1 if chr(b).isascii() and chr(b).isalnum() else 0 for b in range(256))
-_ASCII_BYTES: Final = bytes(range(0x80))
 
 
 def _beside_ascii(window: bytes, ones: int) -> bytes:
