@@ -499,13 +499,21 @@ def test_bad_urls_are_messages(url: str) -> None:
 # -- 16.3: atomic files, kills ----------------------------------------------------------------
 
 
+#: Files of 2.5 MB each in the folder the killed run reads.
+_KILLED_FILES = 400
+
+
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 def test_a_killed_run_leaves_only_complete_files(tmp_path: Path, signum: int) -> None:
     folder = tmp_path / "pages"
     folder.mkdir()
     body = b"<meta charset=windows-1251><p>" + bytes(range(0xC0, 0x100)) * 40_000 + b"</p>"
-    for number in range(40):
-        (folder / f"{number:02d}.html").write_bytes(body)
+    # Enough files that the run cannot end before the signal, even when this process is
+    # slow to see the first output on a loaded machine (40 did end first, in ~0.3 s):
+    # hard links of one file, so that they cost no disk.
+    (folder / "000.html").write_bytes(body)
+    for number in range(1, _KILLED_FILES):
+        os.link(folder / "000.html", folder / f"{number:03d}.html")
     want = to_utf8_document(decode_html(body).text)
     out = tmp_path / "out"
     process = subprocess.Popen(
@@ -524,7 +532,7 @@ def test_a_killed_run_leaves_only_complete_files(tmp_path: Path, signum: int) ->
     assert f"stopped by {signal.Signals(signum).name}".encode() in err
     assert b"Traceback" not in err
     names = sorted(p.name for p in out.iterdir())
-    assert 0 < len(names) < 40
+    assert 0 < len(names) < _KILLED_FILES
     assert all(not name.startswith(".") for name in names), names  # no temporary left
     for name in names:
         assert (out / name).read_bytes() == want
