@@ -34,7 +34,6 @@ from browser_decode._detect._sample import (
     trim_prefix,
     trim_sample,
     words_around,
-    words_around_plain,
 )
 
 # -- the reference: the code the fast paths replaced (main at f016b4f) ----------------
@@ -240,7 +239,6 @@ def test_words_around_is_the_plain_split(data: bytes) -> None:
     in the head (8 KiB) and around it."""
     expected = _words_around_before(data)
     assert words_around(data) == expected
-    assert words_around_plain(data) == expected
     for cut in (8 * 1024 - 1, 8 * 1024, 8 * 1024 + 1, 9000):
         assert words_around(data[:cut]) == _words_around_before(data[:cut])
 

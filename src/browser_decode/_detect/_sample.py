@@ -294,8 +294,9 @@ def words_around(data: bytes) -> bytes:
     those of the first :data:`_WORDS_HEAD` bytes when these hold at least
     ``MAX_CONTEXTS // 4`` such words, else those of all of *data*.
 
-    The plain computation is :func:`words_around_plain`; this one gives the same
-    bytes with fewer Python-level steps. Deleting the ASCII bytes of words (not the
+    The plain computation splits all the words and picks those that are not ASCII
+    (tests/test_sample_fast_paths.py keeps it); this one gives the same bytes with
+    fewer Python-level steps. Deleting the ASCII bytes of words (not the
     separators) leaves one run of bytes 0x80-0xFF for each word that holds one and
     nothing of the others: the head's such words are counted without splitting the
     others. The words before the one before the first such word are neither picked
@@ -326,16 +327,6 @@ def words_around(data: bytes) -> bytes:
     # (index + 1 of each picked word i: the words i-1, i, i+1 that exist; repeats kept)
     picked = islice(accumulate(map(len, gaps)), min(len(gaps) - 1, MAX_CONTEXTS))
     return b" ".join(chain.from_iterable([words[i - 2 if i > 1 else 0 : i + 1] for i in picked]))
-
-
-def words_around_plain(data: bytes) -> bytes:
-    """:func:`words_around`, computed plainly (the reference of the tests)."""
-    for chunk in (data[:_WORDS_HEAD], data):
-        words = chunk.translate(_SEPARATORS_TO_SPACE).split()
-        picked = [i for i, word in enumerate(words) if not word.isascii()][:MAX_CONTEXTS]
-        if len(picked) >= MAX_CONTEXTS // 4 or len(chunk) == len(data):
-            break
-    return b" ".join(chain.from_iterable([words[i - 1 if i else 0 : i + 2] for i in picked]))
 
 
 def first_high(data: bytes) -> int:
