@@ -243,11 +243,20 @@ def weigh(high: bytes, table: bytes) -> float:
     where a histogram and a Python sum cost a call per distinct byte."""
     codes = high.translate(table)
     if len(codes) <= _CHUNK:
-        return -0.5 * ((adler32(codes) & 0xFFFF) - 1)
+        return -0.5 * ((adler32(codes) & 0xFFFF) - 1)  # (the common case, without a call)
+    return -0.5 * byte_sum(codes, _CHUNK)
+
+
+def byte_sum(codes: bytes, chunk: int) -> int:
+    """The sum of the bytes *codes*, each small enough that *chunk* of them sum below
+    65520: ``zlib.adler32``'s low 16 bits are 1 + that sum (modulo 65521), one call per
+    *chunk* bytes, all in C."""
+    if len(codes) <= chunk:
+        return (adler32(codes) & 0xFFFF) - 1
     total = 0
-    for start in range(0, len(codes), _CHUNK):
-        total += (adler32(codes[start : start + _CHUNK]) & 0xFFFF) - 1
-    return -0.5 * total
+    for start in range(0, len(codes), chunk):
+        total += (adler32(codes[start : start + chunk]) & 0xFFFF) - 1
+    return total
 
 
 @cache
@@ -457,13 +466,7 @@ class CharScorer:
         codes = text.translate(weights.table or self._table())
         if not codes.isascii():
             return sum(map(weights.__getitem__, text))
-        data = codes.encode("ascii")
-        if len(data) <= _CODES_CHUNK:
-            total = (adler32(data) & 0xFFFF) - 1
-        else:
-            total = 0
-            for start in range(0, len(data), _CODES_CHUNK):
-                total += (adler32(data[start : start + _CODES_CHUNK]) & 0xFFFF) - 1
+        total = byte_sum(codes.encode("ascii"), _CODES_CHUNK)
         # (``0 - total``: 0.0 for no weight, as the sum of none or of zeros, never -0.0)
         return (0 - total) / 2
 
