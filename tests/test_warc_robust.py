@@ -21,7 +21,7 @@ from pathlib import Path
 
 import psutil
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from browser_decode.warc import _archive as _warc
@@ -676,6 +676,10 @@ _DAMAGE = st.tuples(
     damage=st.lists(_DAMAGE, min_size=1, max_size=4),
     shifts=st.lists(st.integers(-300, 300), min_size=1, max_size=4),
 )
+# Two that main's reader gave differently for 257-byte pieces: what a member gave before
+# its damage depended on whether the failing bytes came in the same read.
+@example(layout="members cut anywhere", damage=[("delete", 0, 1824, 4, b"\0")], shifts=[-6])
+@example(layout="members cut anywhere", damage=[("insert", 0, 748, 1, b"\0")], shifts=[-1])
 def test_fuzz_damaged_archives_read_alike_for_every_piece_size(
     tmp_path_factory: pytest.TempPathFactory,
     layout: str,

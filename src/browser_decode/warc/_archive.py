@@ -839,7 +839,7 @@ def _parse(
                     continue
             if not stream.need(len(_VERSION)):
                 if stream.end > stream.at and not in_junk:
-                    yield "broken archive (bytes that are no WARC record)"
+                    yield _junk(stream)
                 return
             here = stream.at
             header_end = None
@@ -855,7 +855,7 @@ def _parse(
                     yield "broken archive (the file ends inside a WARC header)"
                     return
                 if not in_junk:
-                    yield "broken archive (bytes that are no WARC record)"
+                    yield _junk(stream)
                     in_junk = True
                 if not stream.scan(_VERSION):
                     return
@@ -914,6 +914,14 @@ def _parse(
             elif not in_junk:
                 yield f"broken archive ({gap})"
             in_junk = False
+
+
+def _junk(stream: _Stream) -> str:
+    """The report for bytes at the parser's place that are no record."""
+    # A damaged gzip member may inflate to garbage before its error shows: the damage is
+    # what to report (the gap that follows is in the same stretch).
+    damage = stream.damage(stream.at)
+    return f"broken archive ({damage or 'bytes that are no WARC record'})"
 
 
 def index(path: str) -> list[int]:
