@@ -690,7 +690,8 @@ def test_fuzz_damaged_archives_read_alike_for_every_piece_size(
     between them (and plain archives so damaged): the records (places, fields, payloads),
     problems, pages and counts are the same whatever size of piece the file is read in,
     so they never depend on where a member falls against the reads (the fast path for a
-    member that fits a read, the streaming parser for one that does not)."""
+    member that fits a read, the streaming parser for one that does not), nor on the
+    inflate step."""
     units = records(CASES)
     if layout == "member per record":
         members = [gzip.compress(r, mtime=0) for r in units]
@@ -727,6 +728,9 @@ def test_fuzz_damaged_archives_read_alike_for_every_piece_size(
         # not by halving: the same bytes.
         patch.setattr(_warc, "_BISECT_BELOW", -1)
         assert _everything(path) == reference, "a byte at a time"
+        # Members bigger than an inflate step (read as a stream, not whole): the same.
+        patch.setattr(_warc, "_INFLATE_STEP", 300)
+        assert _everything(path) == reference, "300-byte inflate steps"
 
 
 @pytest.mark.parametrize("gz", [False, True], ids=["plain", "gzip"])

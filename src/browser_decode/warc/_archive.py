@@ -354,10 +354,10 @@ class _GzipStream(_Stream):
     def _inflate(self) -> bytes:
         """The next bytes of the current member (maybe none: it ended, or it broke)."""
         unit = self.units[-1]
+        cut = False
         if not self.feed:
             self.feed = self._read()
-            if not self.feed:
-                return self._break("truncated gzip member")
+            cut = not self.feed  # (the file ends: but a step may have held output back)
         try:
             out: bytes = self.decompressor.decompress(self.feed, _INFLATE_STEP)
         except _INFLATE_ERRORS:
@@ -368,6 +368,8 @@ class _GzipStream(_Stream):
             self.decompressor = None
         else:
             self.feed = self.decompressor.unconsumed_tail
+            if cut and not out:
+                return self._break("truncated gzip member")
         return out
 
     def _break(self, reason: str) -> bytes:
@@ -590,15 +592,15 @@ def _inflate_into(
 ) -> int:
     """Inflate *data*, keeping in *keep* the output past the first *skip* bytes; the output's
     length so far (*total* before)."""
-    while data:
+    while True:
         out: bytes = decompressor.decompress(data, _INFLATE_STEP)
         if keep is not None and total + len(out) > skip:
             keep.append(out[max(skip - total, 0) :])
         total += len(out)
         data = decompressor.unconsumed_tail
-        if decompressor.eof:
-            break
-    return total
+        # (a full step may have held output back with all the input taken: ask again)
+        if decompressor.eof or not (data or len(out) == _INFLATE_STEP):
+            return total
 
 
 def _member_end(handle: BinaryIO, start: int, size: int) -> tuple[int, str | None]:
@@ -608,13 +610,19 @@ def _member_end(handle: BinaryIO, start: int, size: int) -> tuple[int, str | Non
     handle.seek(start)
     position = start
     try:
-        while data := handle.read(max(min(_PIECE, size - position), 0)):
+        while True:
+            data = handle.read(max(min(_PIECE, size - position), 0))
             position += len(data)
-            while data:
-                decompressor.decompress(data, _INFLATE_STEP)
+            more = bool(data)
+            while True:
+                out = decompressor.decompress(data, _INFLATE_STEP)
                 if decompressor.eof:
                     return position - len(decompressor.unused_data), None
                 data = decompressor.unconsumed_tail
+                if not (data or len(out) == _INFLATE_STEP):
+                    break
+            if not more:
+                break
         reason = "truncated gzip member"
     except _INFLATE_ERRORS:
         reason = "bad gzip data"
