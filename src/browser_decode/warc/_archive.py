@@ -378,7 +378,7 @@ class _GzipStream(_Stream):
         A member that breaks (bad deflate data, a wrong CRC or length, the file ends in
         it) gives every byte that the longest part of it without an error inflates to,
         whatever pieces it was read in (an inflater's call that fails gives nothing, so
-        the failing piece is inflated again a few bytes at a time); then the next read
+        the member is inflated again up to its last good byte); then the next read
         raises ``_Gap(reason)``, and reading resumes at the next WARC member after its
         start. So a record is read up to the damage and reported there, and the records
         before it in the member are read whole, for every piece size.
