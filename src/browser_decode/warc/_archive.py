@@ -4,7 +4,16 @@ Reading is this module's own: a WARC file (plain, or gzip with one member per
 record or one for the whole file) is parsed record by record, and every record
 is framed by its real end (the CRLF CRLF after the block its Content-Length
 gives), so that a lying Content-Length, a cut record or garbage between records
-is reported and never swallows the next record. A :class:`Task` is a byte range
+is reported and never swallows the next record. A gzip member that breaks (bad
+deflate data, a wrong CRC or length, cut) gives every byte before the damage,
+so the records before it are read and the record it breaks is reported at its
+own offset; reading resumes at the next member holding a record. What a file
+gives never depends on how it is read: a member inflated whole in one call (the
+fast path) or piece by piece (the streaming parser), the pieces (:data:`_PIECE`)
+falling anywhere in it, give the same records, lengths and reports (the
+inflater's call that fails gives nothing, so :meth:`_GzipStream._break` inflates
+the failing part again, and a record's length is read ahead to its member's end
+rather than taken from what has been read). A :class:`Task` is a byte range
 of one file; the records that start in it are its work (:mod:`._run` runs tasks
 on all cores).
 
@@ -106,6 +115,9 @@ HEAD_BYTES: Final = 1 << 13
 _HEADER_LIMIT: Final = 1 << 16
 _PIECE: Final = 1 << 16
 _INFLATE_STEP: Final = 1 << 20
+#: A broken member is searched for its last good byte by halving when at most this much of
+#: it came before the piece that broke (else a byte at a time): see _inflate_until_broken.
+_BISECT_BELOW: Final = 1 << 18
 _GZIP_MAGIC: Final = b"\x1f\x8b"
 # "version = "WARC/1.1" CRLF" (WARC 1.1, section 4); WARC/1.0 files are read alike.
 _VERSION: Final = b"WARC/1."
@@ -165,9 +177,13 @@ class _Stream:
         """The file offset where the unit holding *logical* starts."""
         return logical
 
-    def origin_end(self, logical: int) -> int:
+    def origin_end(self, logical: int, strict: bool = True) -> int:
         """The file offset where the unit holding the byte before *logical* ends."""
         return logical
+
+    def damage(self, logical: int) -> str | None:
+        """Why the unit holding *logical* breaks (a corrupt or cut gzip member), if it does."""
+        return None
 
     # -- the parser's primitives
     def _pull(self) -> bool:
@@ -294,6 +310,9 @@ class _GzipStream(_Stream):
         super().__init__(handle, 0, size)
         # Members read: [logical start, file start, file end (-1 while reading)].
         self.units: list[list[int]] = []
+        # Ends of members found by reading ahead (for a broken one: where reading resumed
+        # after it, and why it broke), by file start (see origin_end).
+        self.ends: dict[int, tuple[int, str | None]] = {}
         self._seek(start)
 
     def _seek(self, offset: int | None) -> None:
@@ -303,6 +322,7 @@ class _GzipStream(_Stream):
         self.feed = b""
         self.fed_end = offset
         self.decompressor: Any = None
+        self.broken: str | None = None  # the member broke: the next read raises _Gap(broken)
 
     def _read(self) -> bytes:
         data = self.handle.read(max(min(_PIECE, self.size - self.fed_end), 0))
@@ -314,6 +334,9 @@ class _GzipStream(_Stream):
 
     def _more(self) -> bytes:
         while True:
+            if self.broken is not None:
+                reason, self.broken = self.broken, None
+                raise _Gap(reason)
             if self.decompressor is None:
                 if len(self.feed) < 2:
                     self.feed += self._read()
@@ -325,25 +348,50 @@ class _GzipStream(_Stream):
                     raise _Gap("bytes that are no gzip member")
                 self.decompressor = _decompressobj(16 + zlib.MAX_WBITS)
                 self.units.append([self.end, here, -1])
-            unit = self.units[-1]
-            if not self.feed:
-                self.feed = self._read()
-                if not self.feed:
-                    self._lost(unit[1] + 1)
-                    raise _Gap("truncated gzip member")
-            try:
-                out: bytes = self.decompressor.decompress(self.feed, _INFLATE_STEP)
-            except _INFLATE_ERRORS:
-                self._lost(unit[1] + 1)
-                raise _Gap("bad gzip data") from None
-            if self.decompressor.eof:
-                self.feed = self.decompressor.unused_data
-                unit[2] = self.fed_end - len(self.feed)
-                self.decompressor = None
-            else:
-                self.feed = self.decompressor.unconsumed_tail
-            if out:
+            if out := self._inflate():
                 return out
+
+    def _inflate(self) -> bytes:
+        """The next bytes of the current member (maybe none: it ended, or it broke)."""
+        unit = self.units[-1]
+        cut = False
+        if not self.feed:
+            self.feed = self._read()
+            cut = not self.feed  # (the file ends: but a step may have held output back)
+        try:
+            out: bytes = self.decompressor.decompress(self.feed, _INFLATE_STEP)
+        except _INFLATE_ERRORS:
+            return self._break("bad gzip data")
+        if self.decompressor.eof:
+            self.feed = self.decompressor.unused_data
+            unit[2] = self.fed_end - len(self.feed)
+            self.decompressor = None
+        else:
+            self.feed = self.decompressor.unconsumed_tail
+            if cut and not out:
+                return self._break("truncated gzip member")
+        return out
+
+    def _break(self, reason: str) -> bytes:
+        """The bytes the current member gives before it breaks, past those given already.
+
+        A member that breaks (bad deflate data, a wrong CRC or length, the file ends in
+        it) gives every byte that the longest part of it without an error inflates to,
+        whatever pieces it was read in (an inflater's call that fails gives nothing, so
+        the member is inflated again up to its last good byte); then the next read
+        raises ``_Gap(reason)``, and reading resumes at the next WARC member after its
+        start. So a record is read up to the damage and reported there, and the records
+        before it in the member are read whole, for every piece size.
+        """
+        unit = self.units[-1]
+        given = self.end - unit[0]
+        out = _inflate_until_broken(
+            self.handle, unit[1], self.fed_end - len(self.feed), self.feed, given
+        )
+        self._lost(unit[1] + 1)
+        self.ends[unit[1]] = (self.fed_end, reason)
+        self.broken = reason
+        return out
 
     def member(self) -> tuple[bytes, int, int] | None:
         """The next gzip member inflated whole, with its file start and end; or ``None``.
@@ -354,7 +402,7 @@ class _GzipStream(_Stream):
         stream reads on as if it had read what this read (a bigger member goes on
         from where this stopped; a corrupt one is read again).
         """
-        if self.decompressor is not None or self.at != self.end or self.ended:
+        if self.decompressor is not None or self.broken or self.at != self.end or self.ended:
             return None
         if len(self.feed) < 2:
             self.feed += self._read()
@@ -399,34 +447,45 @@ class _GzipStream(_Stream):
     def origin(self, logical: int) -> int:
         return self._unit(logical)[1] if self.units else logical
 
-    def origin_end(self, logical: int) -> int:
+    def origin_end(self, logical: int, strict: bool = True) -> int:
+        """The file offset where the member holding the byte before *logical* ends.
+
+        With *strict* (a record that ends there), the member is read on to its end, or
+        until it gives bytes after *logical*: when it breaks first, the record is damaged
+        and :class:`_Gap` is raised. A member that goes on past the record (a file of one
+        member) or that breaks later is read ahead once to find its end (for one that
+        breaks: where reading resumes after it). The answer never depends on how the
+        file was read.
+        """
         if not self.units:
             return logical
         unit = self._unit(logical - 1)
-        if unit[2] < 0 and unit is self.units[-1]:
-            self._finish_member()
-        return unit[2] if unit[2] >= 0 else self.fed_end - len(self.feed)
+        if strict and unit[2] < 0 and unit is self.units[-1] and self.end <= logical:
+            self._finish_member()  # (bytes buffered after logical: it goes on past it)
+        return unit[2] if unit[2] >= 0 else self._extent(unit)[0]
+
+    def damage(self, logical: int) -> str | None:
+        if not self.units:
+            return None
+        unit = self._unit(logical)
+        return None if unit[2] >= 0 else self._extent(unit)[1]
+
+    def _extent(self, unit: list[int]) -> tuple[int, str | None]:
+        extent = self.ends.get(unit[1])
+        if extent is None:
+            extent = self.ends[unit[1]] = _member_end(self.handle, unit[1], self.size)
+            self.handle.seek(self.fed_end)
+        return extent
 
     def _finish_member(self) -> None:
-        """Read the current member to its end (its gzip trailer may not have been read)."""
-        while self.decompressor is not None and not self.decompressor.eof:
-            if not self.feed:
-                self.feed = self._read()
-                if not self.feed:
-                    return
-            try:
-                out: bytes = self.decompressor.decompress(self.feed, _INFLATE_STEP)
-            except _INFLATE_ERRORS:
-                return  # the next read reports it
-            self.buf += out
-            if self.decompressor.eof:
-                self.feed = self.decompressor.unused_data
-                self.units[-1][2] = self.fed_end - len(self.feed)
-                self.decompressor = None
+        """Read the current member on until it ends or gives more bytes (buffered)."""
+        while self.broken is not None or self.decompressor is not None:
+            if self.broken is not None:
+                self._pull()  # raises the gap, as a read would
                 return
-            self.feed = self.decompressor.unconsumed_tail
-            if out:
-                return  # the member goes on: its end is not near
+            if out := self._inflate():
+                self.buf += out
+                return
 
     def prune(self) -> None:
         # Members wholly before the parser's place are no longer needed for rewinding.
@@ -472,6 +531,103 @@ def _next_magic(handle: BinaryIO, offset: int) -> int | None:
         carry = data[-(len(marker) - 1) :]
         base += len(data) - len(carry)
     return None
+
+
+def _inflate_until_broken(
+    handle: BinaryIO, start: int, clean_end: int, failed: bytes, skip: int
+) -> bytes:
+    """What the gzip member at *start* inflates to before it breaks, less its first *skip* bytes.
+
+    The file bytes ``[start, clean_end)`` inflated without an error; *failed*, the bytes
+    from *clean_end* on, did not (or the file ends: *failed* is empty). The member is
+    inflated again with the same inflater, up to the longest part of *failed* that gives
+    no error: found by halving when what went before is short (each try inflates it
+    again), else a byte at a time (an inflater's state cannot be copied: ISA-L's).
+    """
+
+    def inflate(extra: int, keep: list[bytes] | None) -> tuple[Any, int]:
+        decompressor = _decompressobj(16 + zlib.MAX_WBITS)
+        total = 0
+        handle.seek(start)
+        position = start
+        while position < clean_end:
+            data = handle.read(min(_PIECE, clean_end - position))
+            if not data:
+                break
+            position += len(data)
+            total = _inflate_into(decompressor, data, keep, skip, total)
+        if extra:
+            total = _inflate_into(decompressor, failed[:extra], keep, skip, total)
+        return decompressor, total
+
+    def good(extra: int) -> bool:
+        try:
+            inflate(extra, None)
+        except _INFLATE_ERRORS:
+            return False
+        return True
+
+    kept: list[bytes] = []
+    if clean_end - start <= _BISECT_BELOW:
+        low, high = 0, len(failed)  # failed[:low] inflates, failed[:high + 1] does not
+        while low < high:
+            middle = (low + high + 1) // 2
+            low, high = (middle, high) if good(middle) else (low, middle - 1)
+        try:
+            inflate(low, kept)
+        except _INFLATE_ERRORS:  # (what went before breaks now: nothing to add)
+            return b""
+        return b"".join(kept)
+    try:
+        decompressor, total = inflate(0, kept)
+        for byte in range(len(failed)):
+            total = _inflate_into(decompressor, failed[byte : byte + 1], kept, skip, total)
+    except _INFLATE_ERRORS:
+        pass
+    return b"".join(kept)
+
+
+def _inflate_into(
+    decompressor: Any, data: bytes, keep: list[bytes] | None, skip: int, total: int
+) -> int:
+    """Inflate *data*, keeping in *keep* the output past the first *skip* bytes; the output's
+    length so far (*total* before)."""
+    while True:
+        out: bytes = decompressor.decompress(data, _INFLATE_STEP)
+        if keep is not None and total + len(out) > skip:
+            keep.append(out[max(skip - total, 0) :])
+        total += len(out)
+        data = decompressor.unconsumed_tail
+        # (a full step may have held output back with all the input taken: ask again)
+        if decompressor.eof or not (data or len(out) == _INFLATE_STEP):
+            return total
+
+
+def _member_end(handle: BinaryIO, start: int, size: int) -> tuple[int, str | None]:
+    """Where the gzip member at *start* ends, and ``None``; for one that breaks, where
+    reading resumes after it, and why it broke (as :meth:`_GzipStream._break` says)."""
+    decompressor = _decompressobj(16 + zlib.MAX_WBITS)
+    handle.seek(start)
+    position = start
+    try:
+        while True:
+            data = handle.read(max(min(_PIECE, size - position), 0))
+            position += len(data)
+            more = bool(data)
+            while True:
+                out = decompressor.decompress(data, _INFLATE_STEP)
+                if decompressor.eof:
+                    return position - len(decompressor.unused_data), None
+                data = decompressor.unconsumed_tail
+                if not (data or len(out) == _INFLATE_STEP):
+                    break
+            if not more:
+                break
+        reason = "truncated gzip member"
+    except _INFLATE_ERRORS:
+        reason = "bad gzip data"
+    resume = _member_start(handle, start + 1, size)
+    return size if resume is None else resume, reason
 
 
 @dataclass(slots=True)
@@ -691,7 +847,7 @@ def _parse(
                     continue
             if not stream.need(len(_VERSION)):
                 if stream.end > stream.at and not in_junk:
-                    yield "broken archive (bytes that are no WARC record)"
+                    yield _junk(stream)
                 return
             here = stream.at
             header_end = None
@@ -707,7 +863,7 @@ def _parse(
                     yield "broken archive (the file ends inside a WARC header)"
                     return
                 if not in_junk:
-                    yield "broken archive (bytes that are no WARC record)"
+                    yield _junk(stream)
                     in_junk = True
                 if not stream.scan(_VERSION):
                     return
@@ -741,8 +897,12 @@ def _parse(
                     if complete
                     else "broken: truncated record"
                 )
+                if (damage := stream.damage(here)) is not None:
+                    # A member that breaks gives a record that ends wrong: say why.
+                    record.problem = f"broken: {damage}"
                 record.block = None
-                record.length = stream.origin_end(min(stream.at, stream.end)) - position
+                end = stream.origin_end(min(stream.at, stream.end), strict=False)
+                record.length = end - position
                 yield record
                 record = None
                 stream.rewind(block_start)
@@ -762,6 +922,14 @@ def _parse(
             elif not in_junk:
                 yield f"broken archive ({gap})"
             in_junk = False
+
+
+def _junk(stream: _Stream) -> str:
+    """The report for bytes at the parser's place that are no record."""
+    # A damaged gzip member may inflate to garbage before its error shows: the damage is
+    # what to report (the gap that follows is in the same stretch).
+    damage = stream.damage(stream.at)
+    return f"broken archive ({damage or 'bytes that are no WARC record'})"
 
 
 def index(path: str) -> list[int]:
