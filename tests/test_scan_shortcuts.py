@@ -259,3 +259,35 @@ def test_head_scan_shortcut_with_a_meta_right_after_the_head(end: int) -> None:
     hint = _head_scan.head_scan(body, True, lowered)
     assert hint is not None and hint.encoding.name == "GBK"
     assert hint == _reference_scans.head_scan(body)
+
+
+@pytest.mark.parametrize("end", [b"</head>", b"<body class=x>", b"x"])
+@pytest.mark.parametrize("second", [b" <meta charset=gbk>", b"<p><meta charset=gbk>"])
+def test_head_scan_shortcut_goes_on_after_the_head_it_matched(end: bytes, second: bytes) -> None:
+    """The head ended before byte 1024 and a ``<meta>`` starts there that holds "charset"
+    after byte 1024 but declares nothing: the walk goes on from the token that ended
+    the head, out of the head (a ``<meta>`` beyond byte 1024 is not reached)."""
+    head = b"<html><head><title>T</title>" + end
+    body = head.ljust(1012) + b"<meta name=x charset=bogus>" + second + b"x" * 2000
+    assert b"charset" not in body[:1024].lower()
+    found, lowered = _prescan.prescan_unspelled(body)
+    assert found is None and lowered is not None
+    assert _head_scan.head_scan(body, True, lowered) is None
+    assert _head_scan.head_scan(body, True) == _reference_scans.head_scan(body) is None
+
+
+@pytest.mark.parametrize("opening", [b"<script>", b"<style>", b"<title>", b"<!--"])
+@pytest.mark.parametrize("at", [1030, 1500, 9000])
+def test_head_scan_shortcut_goes_on_in_a_head_it_did_not_see_end(opening: bytes, at: int) -> None:
+    """The head's tokens run past byte 1024 (a raw text element or a comment across it):
+    the walk goes on from the last token matched, in the head, and finds a declaring
+    ``<meta>`` after it, as the plain loop does."""
+    closing = {b"<script>": b"</script>", b"<style>": b"</style>", b"<title>": b"</title>"}
+    head = b"<!DOCTYPE html><html><head><link rel=x href=y>" + opening
+    body = head + b"a=1; " * ((at - len(head)) // 5) + closing.get(opening, b"-->")
+    body += b"\n<meta charset=gbk></head><body>" + b"x" * 2000
+    found, lowered = _prescan.prescan_unspelled(body)
+    assert found is None and lowered is not None
+    hint = _head_scan.head_scan(body, True, lowered)
+    assert hint is not None and hint.encoding.name == "GBK"
+    assert hint == _reference_scans.head_scan(body)

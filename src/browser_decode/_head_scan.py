@@ -120,22 +120,24 @@ def _token_expressions() -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
     return re.compile(_IN_HEAD_PATTERN), re.compile(_ANY_PATTERN)
 
 
-#: The tokens of the head, then one that ends it, where no ``<meta>`` can declare (the
-#: bytes they span hold no "charset"): every ``<meta>`` is a head element like another
-#: (:func:`_meta` finds nothing in it, and it ends where its attributes do), the head
-#: ends at non-whitespace text, at ``</head>`` or at a ``<body>`` start tag (as in
-#: :func:`next_meta`'s loop: neither is a head element). In an atomic group, so that the
-#: match cannot take other tokens than the loop's; where ``re`` has none, not used.
+#: The tokens of the head, then (group 1, if it comes) one that ends it, where no
+#: ``<meta>`` can declare (the bytes they span hold no "charset"): every ``<meta>`` is a
+#: head element like another (:func:`_meta` finds nothing in it, and it ends where its
+#: attributes do), the head ends at non-whitespace text, at ``</head>`` or at a ``<body>``
+#: start tag (as in :func:`next_meta`'s loop: neither is a head element). In an atomic
+#: group, so that the match cannot take other tokens than the loop's (where the head does
+#: not end in the bytes matched, the loop goes on from the last of them, in the head);
+#: where ``re`` has none, not used.
 _HEAD_THEN_END_PATTERN: Final = (
     ATOMIC
     + _IN_HEAD_PATTERN.replace(
         rb"|<" + NO_CHARSET_META_TOKEN + rb"|",
         rb"|<(?i:meta)" + _NAME_END + ATTRIBUTES_TOKEN + rb"|",
     )
-    + rb")(?:</(?i:head)>|<(?i:body)"
+    + rb")(</(?i:head)>|<(?i:body)"
     + _NAME_END
     + ATTRIBUTES_TOKEN
-    + rb"|(?=[^<\t\n\x0c\r ]))"
+    + rb"|(?=[^<\t\n\x0c\r ]))?"
 )
 
 
@@ -159,7 +161,7 @@ _FIRST_PART: Final = 8192
 
 
 def next_meta(
-    data: bytes, position: int, in_head: bool, complete: bool = True
+    data: bytes, position: int, in_head: bool, complete: bool = True, check: bool = True
 ) -> tuple[int, int, bool] | None:
     """The next ``<meta`` start tag that Chromium's head scan reaches from *position*.
 
@@ -174,7 +176,7 @@ def next_meta(
     """
     in_head_tokens, any_tokens = _token_expressions()
     length = len(data)
-    check = complete and length > _CHECK_AT
+    check = check and complete and length > _CHECK_AT
     while position < length:
         if check and position >= _CHECK_AT:
             # A long head: is there a "charset" ahead at all? (one C-level search)
@@ -248,26 +250,34 @@ def head_scan(
     """
     if len(body) <= PRESCAN_LIMIT:
         return None  # the prescan has seen all of it
+    position, in_head = 0, True
     if clear and (head_then_end := _COMPILED[0] if _COMPILED else _head_then_end()) is not None:
         # The commonest undeclared page: its head ends before byte 1024, and no <meta>
         # comes after it there. No <meta> of the head can declare (no "charset" in the
         # first 1024 bytes); once the head has ended, the loop looks for "<meta" up to
         # byte 1024 + 4 and ends at the first "<" from byte 1024 on (see next_meta).
         ended = head_then_end.match(body, 0, PRESCAN_LIMIT)
-        if ended is not None:
+        assert ended is not None  # (every part of it may match nothing)
+        if ended.start(1) >= 0:
             if lowered is None:
                 lowered = body[: PRESCAN_LIMIT + 4].lower()
             if lowered.find(b"<meta", ended.end()) < 0:
                 return None
-    # The first part, then (if the walk runs out of bytes in it) the same step again
-    # over every byte the scan may read: the walk only reads forward, so both agree on
-    # whatever the first part settles.
-    data = body[:_FIRST_PART]
-    complete = len(body) <= _FIRST_PART
-    position, in_head = 0, True
+        # Else the walk starts where the head's tokens matched end, in the head (the
+        # loop's tokens, none of them declaring): not again from byte 0.
+        position = ended.end() if ended.start(1) < 0 else ended.start(1)
+    # A body of at most HEAD_SCAN_LIMIT bytes is walked in place, without next_meta's
+    # look for "charset" ahead: that look costs about what the walk over a long head
+    # does (mostly in C), and most heads end soon after 4 KiB. A larger body: the first
+    # part, then (if the walk runs out of bytes in it) the same step again over every
+    # byte the scan may read: the walk only reads forward, so both agree on whatever
+    # the first part settles.
+    check = len(body) > HEAD_SCAN_LIMIT
+    data = body[:_FIRST_PART] if check else body
+    complete = len(data) == len(body)
     while True:
         try:
-            tag = next_meta(data, position, in_head, complete)
+            tag = next_meta(data, position, in_head, complete, check)
             if tag is None:
                 return None
             lt, after, in_head_after = tag
