@@ -36,21 +36,20 @@ from .test_fast_paths import (
 
 # -- declared pages (issue 14): the <meta charset> shortcut and the tokens' shortcuts ---------
 
-_SIMPLE_METAS = st.sampled_from(
-    [
-        b'<meta charset="utf-8">',
-        b"<META CHARSET=windows-1251>",
-        b"<meta charset='gbk' />",
-        b"<meta  charset = Shift_JIS >",
-        b"<meta/charset=koi8-r>",
-        b"<meta charset=bogus>",
-        b'<meta charset="">',
-        b'<meta charset="utf-16le">',
-        b"<meta charset=x-user-defined>",
-        b"<meta charset=utf-8",
-        b'<meta charset="utf-8" name=x>',
-    ]
-)
+_SIMPLE_META_TAGS = [
+    b'<meta charset="utf-8">',
+    b"<META CHARSET=windows-1251>",
+    b"<meta charset='gbk' />",
+    b"<meta  charset = Shift_JIS >",
+    b"<meta/charset=koi8-r>",
+    b"<meta charset=bogus>",
+    b'<meta charset="">',
+    b'<meta charset="utf-16le">',
+    b"<meta charset=x-user-defined>",
+    b"<meta charset=utf-8",
+    b'<meta charset="utf-8" name=x>',
+]
+_SIMPLE_METAS = st.sampled_from(_SIMPLE_META_TAGS)
 _STARTS = st.sampled_from(
     [b"", b"<!DOCTYPE html><html lang=en><head>", b'<html lang="en">\n<head>\n', b"<\x00?\x00x\x00"]
 )
@@ -291,3 +290,16 @@ def test_head_scan_shortcut_goes_on_in_a_head_it_did_not_see_end(opening: bytes,
     hint = _head_scan.head_scan(body, True, lowered)
     assert hint is not None and hint.encoding.name == "GBK"
     assert hint == _reference_scans.head_scan(body)
+
+
+@pytest.mark.parametrize("meta", _SIMPLE_META_TAGS)
+@pytest.mark.parametrize("after", [b"", b"<meta charset=koi8-r>", b" <p>"])
+def test_head_scan_meta_tag_shortcut_agrees_with_the_steps(meta: bytes, after: bytes) -> None:
+    """``meta_tag``'s one match for ``<meta charset=label>`` (the head scan's, after byte
+    1024, and the prescan's) gives what the steps for a ``<meta`` tag give, and the walk
+    goes on after the tag as theirs does."""
+    data = meta + after + b"</head><body>x"
+    assert _prescan.meta_tag(data, 0, 5) == _prescan._meta(data, 5, 0)
+    body = b"<html><head>" + b"<link rel=x href=y>\n" * 60 + data + b"x" * 100
+    assert _head_scan.head_scan(body) == _reference_scans.head_scan(body)
+    assert _head_scan.head_scan(body, True) == _reference_scans.head_scan(body)

@@ -13,7 +13,7 @@ from ._decoders._count import utf_counting
 from ._detect import default, evidence, utf8_text, valid_utf8
 from ._detect._external import BUILTIN, DetectorArg, detection_stage, resolve_detector
 from ._extract_mime_type import MimeType, extract_mime_type, legacy_extract_an_encoding
-from ._head_scan import head_scan
+from ._head_scan import head_scan, head_scan_declaration
 from ._hint import Body, EncodingHint, Request, Stage
 from ._infra import isomorphic_decode
 from ._prescan import (
@@ -216,15 +216,16 @@ def decode_html(
                     found, lowered = prescan_unspelled(body)
                 if found is not None:
                     return _result(body, *_meta_decision(found))
-                # STAGES[3:]: the head scan, valid UTF-8, then detection and the default.
-                hint = head_scan(body, lowered is not None, lowered)
-                if hint is None:
-                    # (valid_utf8's text, and the provenance every valid UTF-8 body shares)
-                    decoded = utf8_text(body)
-                    if decoded is not None:
-                        return _new_result(DecodeResult, (decoded, _UTF8_PROVENANCE))
-                    return _detected(body, url, default_encoding)
-                return result_from_hint(body, hint)
+                # STAGES[3:]: the head scan (its declaration, as the prescan's), valid
+                # UTF-8, then detection and the default.
+                found = head_scan_declaration(body, lowered is not None, lowered)
+                if found is not None:
+                    return _result(body, *_meta_decision(found))
+                # (valid_utf8's text, and the provenance every valid UTF-8 body shares)
+                decoded = utf8_text(body)
+                if decoded is not None:
+                    return _new_result(DecodeResult, (decoded, _UTF8_PROVENANCE))
+                return _detected(body, url, default_encoding)
     return _decode(body, content_type, url, default_encoding, detector, "decode_html")
 
 

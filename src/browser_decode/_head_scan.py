@@ -28,9 +28,10 @@ from ._prescan import (
     ATTRIBUTES_TOKEN,
     NO_CHARSET_META_TOKEN,
     PRESCAN_LIMIT,
-    _meta,
+    Declaration,
     _OutOfBytes,
     may_declare,
+    meta_tag,
     skip_attributes,
 )
 
@@ -242,7 +243,16 @@ def next_meta(
 def head_scan(
     body: bytes, clear: bool = False, lowered: bytes | None = None
 ) -> EncodingHint | None:
-    """Find a ``<meta>`` charset in the head beyond the 1024-byte prescan.
+    """Find a ``<meta>`` charset in the head beyond the 1024-byte prescan (arguments as
+    :func:`head_scan_declaration`'s)."""
+    found = head_scan_declaration(body, clear, lowered)
+    return None if found is None else found.hint()
+
+
+def head_scan_declaration(
+    body: bytes, clear: bool = False, lowered: bytes | None = None
+) -> Declaration | None:
+    """The ``<meta>`` declaration that :func:`head_scan` finds, or ``None``.
 
     *clear*: the caller knows that the first :data:`PRESCAN_LIMIT` bytes hold no
     "charset" in any case (``_prescan.may_declare`` is false for them). *lowered*: the
@@ -281,12 +291,12 @@ def head_scan(
             if tag is None:
                 return None
             lt, after, in_head_after = tag
-            found, end = _meta(data, after, lt)
+            found, end = meta_tag(data, lt, after)
         except _OutOfBytes:
             if complete:
                 return None
             data, complete = body[:HEAD_SCAN_LIMIT], True
             continue
         if found is not None:
-            return found.hint()
+            return found
         position, in_head = end + 1, in_head_after

@@ -322,6 +322,22 @@ def _meta(data: bytes, position: int, tag_start: int) -> tuple[Declaration | Non
     return Declaration(_html_override(charset), label, tag_start), position
 
 
+def meta_tag(data: bytes, tag_start: int, after: int) -> tuple[Declaration | None, int]:
+    """The steps for a ``<meta`` tag (:func:`_meta`): *tag_start* is its "<", *after* the
+    end of its name. The declaration, or ``None`` and the position of the tag's last byte."""
+    simple = _CHARSET_META.match(data, tag_start)
+    if simple is None:
+        return _meta(data, after, tag_start)
+    # The steps for the commonest tag, ``<meta charset=label>`` (its one attribute, then
+    # ">"), in one match: "Let charset be the result of getting an encoding from the
+    # attribute's value"; for failure, nothing (the tag ends at its ">").
+    label = isomorphic_decode(simple[simple.lastindex or 0])
+    charset = get_encoding(label)
+    if charset is None:
+        return None, simple.end() - 1
+    return Declaration(_html_override(charset), label, tag_start), simple.end() - 1
+
+
 def _html_override(encoding: Encoding) -> Encoding:
     if encoding.name in ("UTF-16BE", "UTF-16LE"):
         return ENCODINGS["UTF-8"]
@@ -505,18 +521,9 @@ def _scan(data: bytes) -> Declaration | None:
         ):
             # "1. Advance the position pointer so that it points at the next
             # 0x09, 0x0A, 0x0C, 0x0D, 0x20, or 0x2F byte"
-            simple = _CHARSET_META.match(data, position)
-            if simple is not None:
-                # The steps below for the commonest tag, ``<meta charset=label>``.
-                label = isomorphic_decode(simple[simple.lastindex or 0])
-                charset = get_encoding(label)
-                if charset is not None:
-                    return Declaration(_html_override(charset), label, tag_start)
-                position = simple.end() - 1
-            else:
-                found, position = _meta(data, position + 5, tag_start)
-                if found is not None:
-                    return found
+            found, position = meta_tag(data, tag_start, position + 5)
+            if found is not None:
+                return found
         else:
             position = skip_token(data, position)
         # "4. Next byte: Move position so it points at the next byte in the input
