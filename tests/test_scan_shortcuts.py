@@ -303,3 +303,75 @@ def test_head_scan_meta_tag_shortcut_agrees_with_the_steps(meta: bytes, after: b
     body = b"<html><head>" + b"<link rel=x href=y>\n" * 60 + data + b"x" * 100
     assert _head_scan.head_scan(body) == _reference_scans.head_scan(body)
     assert _head_scan.head_scan(body, True) == _reference_scans.head_scan(body)
+
+
+def _outcome(scan: object, *args: object) -> object:
+    """What a scan step gives, or that it runs out of bytes."""
+    try:
+        return scan(*args)  # type: ignore[operator]
+    except _prescan._OutOfBytes:
+        return "out of bytes"
+
+
+_EQUALS = st.sampled_from([b"=", b" = ", b"\n=\t", b"= "])
+_HTTP_EQUIV = st.tuples(
+    st.sampled_from([b"http-equiv", b"HTTP-EQUIV", b"Http-Equiv", b"http-equi", b"http-equivx"]),
+    _EQUALS,
+    st.sampled_from(
+        [
+            b'"content-type"',
+            b"'Content-Type'",
+            b"content-type",
+            b"CONTENT-TYPE",
+            b"content-type/",
+            b'"content-type2"',
+            b"content-typex",
+            b'"refresh"',
+            b'"content-type',
+        ]
+    ),
+).map(b"".join)
+_CONTENT = st.tuples(
+    st.sampled_from([b"content", b"Content", b"CONTENT", b"contents"]),
+    _EQUALS,
+    st.sampled_from(
+        [
+            b'"text/html; charset=gbk"',
+            b"'text/html;charset=\"koi8-r\"'",
+            b'"text/html; charset = utf-16le"',
+            b'"text/html"',
+            b'"charset=bogus"',
+            b'"charset=\'gbk"',
+            b'"text/html; CHARSET=Shift_JIS; x=y"',
+            b'"charset charset=big5"',
+            b'"charsetx=1;charset=x-user-defined"',
+            b"text/html;charset=gbk",
+            b'""',
+            b'"charset=\xe9"',
+            b"'a>b charset=euc-kr'",
+        ]
+    ),
+).map(b"".join)
+_PRAGMA_TAGS = st.tuples(
+    st.sampled_from([b"<meta", b"<META", b"<Meta"]),
+    st.sampled_from([b" ", b"/", b"\n", b" / "]),
+    st.sampled_from([(0, 1), (1, 0)]),
+    _HTTP_EQUIV,
+    st.sampled_from([b" ", b"", b"/", b"\n / ", b" x "]),
+    _CONTENT,
+    st.sampled_from([b">", b"/>", b" >", b" / >", b" x>", b"", b" "]),
+).map(lambda t: t[0] + t[1] + (t[3], t[5])[t[2][0]] + t[4] + (t[3], t[5])[t[2][1]] + t[6])
+
+
+@settings(max_examples=3000, deadline=None)
+@given(tag=_PRAGMA_TAGS, after=st.sampled_from([b"", b"<p>x", b"<meta charset=koi8-r>"]))
+def test_pragma_meta_shortcut_agrees_with_the_steps(tag: bytes, after: bytes) -> None:
+    """``meta_tag``'s one match for ``<meta http-equiv=content-type content="...">`` (either
+    order) gives what the steps for a ``<meta`` tag give, wherever the tag ends; and the
+    prescan and the head scan over pages with it give what the plain loops give."""
+    data = tag + after
+    assert _outcome(_prescan.meta_tag, data, 0, 5) == _outcome(_prescan._meta, data, 5, 0)
+    page = b"<html><head>" + data
+    assert _prescan.prescan(page) == _reference_scans.prescan(page)
+    body = b"<html><head>" + b"<link rel=x href=y>\n" * 60 + data + b"</head>" + b"x" * 100
+    assert _head_scan.head_scan(body) == _reference_scans.head_scan(body)

@@ -327,7 +327,17 @@ def meta_tag(data: bytes, tag_start: int, after: int) -> tuple[Declaration | Non
     end of its name. The declaration, or ``None`` and the position of the tag's last byte."""
     simple = _CHARSET_META.match(data, tag_start)
     if simple is None:
-        return _meta(data, after, tag_start)
+        pragma = _PRAGMA_META.match(data, tag_start)
+        if pragma is None:
+            return _meta(data, after, tag_start)
+        # The next commonest, ``<meta http-equiv=content-type content="...">`` (in either
+        # order, then ">"): got pragma is true, and the content attribute's value gives
+        # charset (need pragma: true) as its "algorithm for extracting a character
+        # encoding from a meta element" does.
+        known = _pragma_label(pragma[pragma.lastindex or 0])
+        if known is None:
+            return None, pragma.end() - 1
+        return Declaration(known[0], known[1], tag_start), pragma.end() - 1
     # The steps for the commonest tag, ``<meta charset=label>`` (its one attribute, then
     # ">"), in one match: "Let charset be the result of getting an encoding from the
     # attribute's value"; for failure, nothing (the tag ends at its ">").
@@ -336,6 +346,26 @@ def meta_tag(data: bytes, tag_start: int, after: int) -> tuple[Declaration | Non
     if charset is None:
         return None, simple.end() - 1
     return Declaration(_html_override(charset), label, tag_start), simple.end() - 1
+
+
+def _pragma_label(content: bytes) -> tuple[Encoding, str] | None:
+    """The encoding (steps 14-15 applied) and label as written that a content attribute's
+    value (as written) declares, or ``None``; kept for the values met."""
+    if content in _PRAGMA_LABELS:
+        return _PRAGMA_LABELS[content]
+    # (the value as "get an attribute" gives it, one code point a byte; the algorithm
+    # matches "charset" in any case, so bytes A-Z need not be lower-cased first)
+    span = extract_from_meta_content(content.decode("latin-1"))
+    known = None
+    if span is not None:
+        written = isomorphic_decode(content[span[0] : span[1]])
+        encoding = get_encoding(written)
+        if encoding is not None:
+            known = (_html_override(encoding), written)
+    if len(_PRAGMA_LABELS) >= _LABELS_KEPT:
+        _PRAGMA_LABELS.clear()
+    _PRAGMA_LABELS[content] = known
+    return known
 
 
 def _html_override(encoding: Encoding) -> Encoding:
@@ -440,6 +470,33 @@ _CHARSET_META: Final = re.compile(
     rb"<[Mm][Ee][Tt][Aa][\t\n\x0c\r /]+[Cc][Hh][Aa][Rr][Ss][Ee][Tt][\t\n\x0c\r ]*=[\t\n\x0c\r ]*"
     rb"(?:\"([^\"]*)\"|'([^']*)'|([^\t\n\x0c\r >\"'][^\t\n\x0c\r >]*)(?=[\t\n\x0c\r >]))"
     rb"[\t\n\x0c\r /]*>"
+)
+
+_SPACES: Final = rb"[\t\n\x0c\r ]*"
+_HTTP_EQUIV_CONTENT_TYPE: Final = (
+    rb"[Hh][Tt][Tt][Pp]-[Ee][Qq][Uu][Ii][Vv]"
+    + _SPACES
+    + rb"="
+    + _SPACES
+    + rb"(?:\"(?i:content-type)\"|'(?i:content-type)'|(?i:content-type)(?=[\t\n\x0c\r >]))"
+)
+_CONTENT_QUOTED: Final = (
+    rb"[Cc][Oo][Nn][Tt][Ee][Nn][Tt]" + _SPACES + rb"=" + _SPACES + rb"(?:\"([^\"]*)\"|'([^']*)')"
+)
+#: A ``<meta>`` whose two attributes are ``http-equiv`` with the value "content-type" and
+#: ``content`` with a quoted value (the group that matched is that value as written), in
+#: either order: the names end at "=" (after spaces), each attribute starts after spaces
+#: and "/" ("get an attribute"'s step 1), and the tag ends at the ">" after them.
+_PRAGMA_META: Final = re.compile(
+    rb"<[Mm][Ee][Tt][Aa][\t\n\x0c\r /]+(?:"
+    + _HTTP_EQUIV_CONTENT_TYPE
+    + rb"[\t\n\x0c\r /]*"
+    + _CONTENT_QUOTED
+    + rb"|"
+    + _CONTENT_QUOTED
+    + rb"[\t\n\x0c\r /]*"
+    + _HTTP_EQUIV_CONTENT_TYPE
+    + rb")[\t\n\x0c\r /]*>"
 )
 
 
@@ -593,6 +650,9 @@ _UTF16_XML: Final = (b"<\x00?\x00x\x00", b"\x00<\x00?\x00x")
 #: applied), for the labels met (at most :data:`_LABELS_KEPT`).
 _SIMPLE_LABELS: Final[dict[bytes, tuple[Encoding, str]]] = {}
 _LABELS_KEPT: Final = 256
+#: content value as written -> what a ``<meta http-equiv=content-type>`` with it declares
+#: (see _pragma_label), for the values met (at most :data:`_LABELS_KEPT`).
+_PRAGMA_LABELS: Final[dict[bytes, tuple[Encoding, str] | None]] = {}
 
 
 #: The same path in one match, where ``re`` has atomic groups: the tokens (the run that
