@@ -48,6 +48,10 @@ _SIMPLE_META_TAGS = [
     b"<meta charset=x-user-defined>",
     b"<meta charset=utf-8",
     b'<meta charset="utf-8" name=x>',
+    b'<meta http-equiv="Content-Type" content="text/html; charset=windows-1251">',
+    b"<META CONTENT='text/html;CHARSET=gbk' HTTP-EQUIV=content-type/>",
+    b'<meta http-equiv=content-type content="charset=bogus">',
+    b'<meta http-equiv=content-type content="text/html">',
 ]
 _SIMPLE_METAS = st.sampled_from(_SIMPLE_META_TAGS)
 _STARTS = st.sampled_from(
@@ -67,8 +71,9 @@ _STARTS = st.sampled_from(
 def test_charset_meta_is_the_prescans_answer(
     start: bytes, head: bytes, padding: bytes, meta: bytes, tail: bytes, end: int
 ) -> None:
-    """The one-match path to a ``<meta charset=label>`` (what decode_html tries first on
-    the body itself) gives the plain loop's answer whenever it gives one."""
+    """The one-match path to a ``<meta charset=label>`` or ``<meta http-equiv>`` (what
+    decode_html tries first on the body itself) gives the plain loop's answer whenever it
+    gives one."""
     for body in (start + head + padding + meta + tail, start + meta + head):
         reference = _reference_scans.prescan(body[:end])
         simple = _prescan.charset_meta(body, end)
@@ -82,8 +87,15 @@ def test_charset_meta_is_the_prescans_answer(
 def test_charset_meta_finds_the_common_declarations() -> None:
     body = b'<!DOCTYPE html>\n<html lang="en"><head>\n<meta charset="UTF-8">' + b"x" * 2000
     simple = _prescan.charset_meta(body, 1024)
-    assert simple == (b"UTF-8", body.index(b"<meta"))
+    assert simple == (b"UTF-8", body.index(b"<meta"), False)
     assert _prescan.charset_meta_declaration(*simple) == _reference_scans.prescan(body[:1024])
+    pragma = b'<meta http-equiv="Content-Type" content="text/html; charset=Shift_JIS">'
+    body = body.replace(b'<meta charset="UTF-8">', pragma)
+    simple = _prescan.charset_meta(body, 1024)
+    assert simple == (b"text/html; charset=Shift_JIS", body.index(b"<meta"), True)
+    found = _prescan.charset_meta_declaration(*simple)
+    assert found is not None and found.label == "Shift_JIS"
+    assert found == _reference_scans.prescan(body[:1024])
     # beyond the first 1024 bytes it is not the prescan's
     late = b"<p>" + b" " * 1100 + b"<meta charset=gbk>"
     assert _prescan.charset_meta(late, 1024) is None

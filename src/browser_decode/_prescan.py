@@ -657,43 +657,61 @@ _PRAGMA_LABELS: Final[dict[bytes, tuple[Encoding, str] | None]] = {}
 
 #: The same path in one match, where ``re`` has atomic groups: the tokens (the run that
 #: _PRESCAN_TOKENS matches: in an atomic group, the match cannot give any of it back),
-#: an empty group where they end, then _CHARSET_META; not at a UTF-16 XML declaration.
+#: an empty group where they end, then _CHARSET_META or _PRAGMA_META (their groups after
+#: it, in that order); not at a UTF-16 XML declaration.
 _TO_CHARSET_META: Final = (
     re.compile(
-        rb"(?!<\x00\?\x00x\x00|\x00<\x00\?\x00x)"
+        rb"(?!<\x00\?\x00x\x00|\x00<\?\x00x)"
         + ATOMIC
         + _PRESCAN_TOKENS.pattern
-        + rb")()"
+        + rb")()(?:"
         + _CHARSET_META.pattern
+        + rb"|"
+        + _PRAGMA_META.pattern
+        + rb")"
     )
     if sys.version_info >= (3, 11)
     else None
 )
+#: The first group of _PRAGMA_META's in _TO_CHARSET_META.
+_PRAGMA_GROUPS: Final = 2 + _CHARSET_META.groups
 
 
-def charset_meta(data: bytes, end: int) -> tuple[bytes, int] | None:
-    """Where the prescan of ``data[:end]`` reaches a ``<meta charset=label>`` by the
-    commonest path (no UTF-16 XML declaration, then tokens that cannot declare): the
-    label as written and the offset of the tag, else ``None`` (the prescan decides).
+def charset_meta(data: bytes, end: int) -> tuple[bytes, int, bool] | None:
+    """Where the prescan of ``data[:end]`` reaches a ``<meta charset=label>`` or a ``<meta
+    http-equiv=content-type content="...">`` (see meta_tag) by the commonest path (no
+    UTF-16 XML declaration, then tokens that cannot declare): the label or the content
+    value as written, the offset of the tag and whether it is a content value; else
+    ``None`` (the prescan decides).
 
-    When the label is an encoding's (:func:`charset_meta_declaration`), that is the
+    When the value declares an encoding (:func:`charset_meta_declaration`), that is the
     prescan's answer; one C call, and no copy of the first bytes."""
     if _TO_CHARSET_META is not None:
         found = _TO_CHARSET_META.match(data, 0, end)
         if found is None:
             return None
-        return found[found.lastindex or 0], found.start(1)
+        group = found.lastindex or 0
+        return found[group], found.start(1), group >= _PRAGMA_GROUPS
     if data.startswith(_UTF16_XML):  # pragma: no cover - Python 3.10
         return None
     stop = _PRESCAN_TOKENS.match(data, 0, end).end()  # type: ignore[union-attr]  # pragma: no cover
     simple = _CHARSET_META.match(data, stop, end)  # pragma: no cover
-    return None if simple is None else (simple[simple.lastindex or 0], stop)  # pragma: no cover
+    if simple is not None:  # pragma: no cover
+        return simple[simple.lastindex or 0], stop, False
+    pragma = _PRAGMA_META.match(data, stop, end)  # pragma: no cover
+    if pragma is None:  # pragma: no cover
+        return None
+    return pragma[pragma.lastindex or 0], stop, True  # pragma: no cover
 
 
-def charset_meta_declaration(written: bytes, offset: int) -> Declaration | None:
+def charset_meta_declaration(written: bytes, offset: int, pragma: bool) -> Declaration | None:
     """The prescan's answer for a :func:`charset_meta` found: "the result of getting an
-    encoding from the attribute's value" (steps 14-15 applied), or ``None`` when the
-    label is no encoding's (then the prescan goes on after the tag)."""
+    encoding from the attribute's value" (steps 14-15 applied), or from the content value
+    (*pragma*, see meta_tag); or ``None`` when it declares no encoding (then the prescan
+    goes on after the tag)."""
+    if pragma:
+        declared = _pragma_label(written)
+        return None if declared is None else Declaration(declared[0], declared[1], offset)
     known = _SIMPLE_LABELS.get(written)
     if known is None:
         label = isomorphic_decode(written)
@@ -714,8 +732,9 @@ def prescan(data: bytes) -> Declaration | None:
             # What _scan ends with then (see may_declare): running out of bytes.
             return get_an_xml_encoding(data)
         # The commonest page first, in one C call: tokens up to a ``<meta
-        # charset=label>`` that declares. This is the path _scan takes (its first steps
-        # are these two expressions; a label that is no encoding is left to it).
+        # charset=label>`` (or http-equiv) that declares. This is the path _scan takes
+        # (its first steps are these expressions; a value that declares no encoding is
+        # left to it).
         simple = charset_meta(data, len(data))
         if simple is not None:
             found = charset_meta_declaration(*simple)
