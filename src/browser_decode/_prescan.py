@@ -325,27 +325,21 @@ def _meta(data: bytes, position: int, tag_start: int) -> tuple[Declaration | Non
 def meta_tag(data: bytes, tag_start: int, after: int) -> tuple[Declaration | None, int]:
     """The steps for a ``<meta`` tag (:func:`_meta`): *tag_start* is its "<", *after* the
     end of its name. The declaration, or ``None`` and the position of the tag's last byte."""
+    # The commonest tags in one match each (see charset_meta_declaration): ``<meta
+    # charset=label>`` (its one attribute, then ">"): "Let charset be the result of
+    # getting an encoding from the attribute's value"; ``<meta http-equiv=content-type
+    # content="...">`` (in either order, then ">"): got pragma is true, and the content
+    # attribute's value gives charset (need pragma: true). For failure, nothing (the tag
+    # ends at its ">").
     simple = _CHARSET_META.match(data, tag_start)
-    if simple is None:
-        pragma = _PRAGMA_META.match(data, tag_start)
-        if pragma is None:
-            return _meta(data, after, tag_start)
-        # The next commonest, ``<meta http-equiv=content-type content="...">`` (in either
-        # order, then ">"): got pragma is true, and the content attribute's value gives
-        # charset (need pragma: true) as its "algorithm for extracting a character
-        # encoding from a meta element" does.
-        known = _pragma_label(pragma[pragma.lastindex or 0])
-        if known is None:
-            return None, pragma.end() - 1
-        return Declaration(known[0], known[1], tag_start), pragma.end() - 1
-    # The steps for the commonest tag, ``<meta charset=label>`` (its one attribute, then
-    # ">"), in one match: "Let charset be the result of getting an encoding from the
-    # attribute's value"; for failure, nothing (the tag ends at its ">").
-    label = isomorphic_decode(simple[simple.lastindex or 0])
-    charset = get_encoding(label)
-    if charset is None:
-        return None, simple.end() - 1
-    return Declaration(_html_override(charset), label, tag_start), simple.end() - 1
+    if simple is not None:
+        written = simple[simple.lastindex or 0]
+        return charset_meta_declaration(written, tag_start, False), simple.end() - 1
+    pragma = _PRAGMA_META.match(data, tag_start)
+    if pragma is not None:
+        written = pragma[pragma.lastindex or 0]
+        return charset_meta_declaration(written, tag_start, True), pragma.end() - 1
+    return _meta(data, after, tag_start)
 
 
 def _pragma_label(content: bytes) -> tuple[Encoding, str] | None:
