@@ -156,13 +156,15 @@ _COMPILED: Final[list[re.Pattern[bytes] | None]] = []
 
 #: Past this many bytes, the scan first checks that "charset" is still ahead at all.
 _CHECK_AT: Final = 4096
+#: The same where the head scan walks a body in place (see head_scan).
+_IN_PLACE_CHECK_AT: Final = 16384
 #: The head scan reads this much first (most heads end before), all of its bytes only
 #: when that runs out.
 _FIRST_PART: Final = 8192
 
 
 def next_meta(
-    data: bytes, position: int, in_head: bool, complete: bool = True, check: bool = True
+    data: bytes, position: int, in_head: bool, complete: bool = True, check_at: int = _CHECK_AT
 ) -> tuple[int, int, bool] | None:
     """The next ``<meta`` start tag that Chromium's head scan reaches from *position*.
 
@@ -173,19 +175,20 @@ def next_meta(
     walk over more bytes (*data* is a prefix of them unless *complete*) goes on as the
     walk over all of them. The head scan and ``to_utf8_document`` share this walk. A
     ``<meta>`` that cannot declare an encoding (no "charset" in its bytes, see
-    ``_prescan.may_declare``) may be passed over.
+    ``_prescan.may_declare``) may be passed over. Past *check_at* bytes of complete
+    data, the walk first checks that "charset" is still ahead.
     """
     in_head_tokens, any_tokens = _token_expressions()
     length = len(data)
-    check = check and complete and length > _CHECK_AT
+    check = complete and length > check_at
     while position < length:
-        if check and position >= _CHECK_AT:
+        if check and position >= check_at:
             # A long head: is there a "charset" ahead at all? (one C-level search)
             if not may_declare(data[position:]):
                 return None
             check = False
         if in_head:
-            end = _CHECK_AT if check else length
+            end = check_at if check else length
             position = in_head_tokens.match(data, position, end).end()  # type: ignore[union-attr]
         elif position < PRESCAN_LIMIT:
             # The scan ends at the first "<" at or after byte 1024 (below): a <meta> it
@@ -276,18 +279,19 @@ def head_scan_declaration(
         # Else the walk starts where the head's tokens matched end, in the head (the
         # loop's tokens, none of them declaring): not again from byte 0.
         position = ended.end() if ended.start(1) < 0 else ended.start(1)
-    # A body of at most HEAD_SCAN_LIMIT bytes is walked in place, without next_meta's
-    # look for "charset" ahead: that look costs about what the walk over a long head
-    # does (mostly in C), and most heads end soon after 4 KiB. A larger body: the first
-    # part, then (if the walk runs out of bytes in it) the same step again over every
-    # byte the scan may read: the walk only reads forward, so both agree on whatever
-    # the first part settles.
-    check = len(body) > HEAD_SCAN_LIMIT
-    data = body[:_FIRST_PART] if check else body
+    # A body of at most HEAD_SCAN_LIMIT bytes is walked in place, its look for "charset"
+    # ahead (next_meta) not before 16 KiB: that look costs about what the walk over a
+    # long head does (mostly in C), and most heads end soon after 4 KiB. A larger body:
+    # the first part, then (if the walk runs out of bytes in it) the same step again
+    # over every byte the scan may read: the walk only reads forward, so both agree on
+    # whatever the first part settles.
+    large = len(body) > HEAD_SCAN_LIMIT
+    data = body[:_FIRST_PART] if large else body
+    check_at = _CHECK_AT if large else _IN_PLACE_CHECK_AT
     complete = len(data) == len(body)
     while True:
         try:
-            tag = next_meta(data, position, in_head, complete, check)
+            tag = next_meta(data, position, in_head, complete, check_at)
             if tag is None:
                 return None
             lt, after, in_head_after = tag
