@@ -121,37 +121,37 @@ def _token_expressions() -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
     return re.compile(_IN_HEAD_PATTERN), re.compile(_ANY_PATTERN)
 
 
-#: The tokens of the head, then (group 1, if it comes) one that ends it, where no
-#: ``<meta>`` can declare (the bytes they span hold no "charset"): every ``<meta>`` is a
-#: head element like another (:func:`_meta` finds nothing in it, and it ends where its
-#: attributes do), the head ends at non-whitespace text, at ``</head>`` or at a ``<body>``
-#: start tag (as in :func:`next_meta`'s loop: neither is a head element). In an atomic
-#: group, so that the match cannot take other tokens than the loop's (where the head does
-#: not end in the bytes matched, the loop goes on from the last of them, in the head);
-#: where ``re`` has none, not used.
-_HEAD_THEN_END_PATTERN: Final = (
-    ATOMIC
-    + _IN_HEAD_PATTERN.replace(
-        rb"|<" + NO_CHARSET_META_TOKEN + rb"|",
-        rb"|<(?i:meta)" + _NAME_END + ATTRIBUTES_TOKEN + rb"|",
-    )
-    + rb")(</(?i:head)>|<(?i:body)"
-    + _NAME_END
-    + ATTRIBUTES_TOKEN
-    + rb"|(?=[^<\t\n\x0c\r ]))?"
+#: A token that ends the head where the head's tokens end: non-whitespace text,
+#: ``</head>`` or a ``<body>`` start tag (as in :func:`next_meta`'s loop: neither is a
+#: head element).
+_HEAD_END: Final = (
+    rb"</(?i:head)>|<(?i:body)" + _NAME_END + ATTRIBUTES_TOKEN + rb"|(?=[^<\t\n\x0c\r ])"
+)
+#: The tokens of the head that :func:`next_meta`'s walk passes over, then (group 1, if it
+#: comes) one that ends the head. In an atomic group, so that the match cannot take
+#: other tokens than the loop's (where the head does not end after the tokens matched,
+#: the loop goes on from the last of them, in the head); where ``re`` has none, not used.
+_HEAD_THEN_END_PATTERN: Final = ATOMIC + _IN_HEAD_PATTERN + rb")(" + _HEAD_END + rb")?"
+#: The same where no ``<meta>`` can declare (the bytes matched hold no "charset"): every
+#: ``<meta>`` is a head element like another (:func:`_meta` finds nothing in it, and it
+#: ends where its attributes do), in fewer steps.
+_CLEAR_HEAD_THEN_END_PATTERN: Final = _HEAD_THEN_END_PATTERN.replace(
+    rb"|<" + NO_CHARSET_META_TOKEN + rb"|",
+    rb"|<(?i:meta)" + _NAME_END + ATTRIBUTES_TOKEN + rb"|",
 )
 
 
-def _head_then_end() -> re.Pattern[bytes] | None:
-    """:data:`_HEAD_THEN_END_PATTERN`, compiled on first use (3.11+)."""
-    if not _COMPILED:
-        _COMPILED.append(re.compile(_HEAD_THEN_END_PATTERN) if ATOMIC == b"(?>" else None)
-    return _COMPILED[0]
+def _head_then_end() -> list[re.Pattern[bytes]]:
+    """:data:`_CLEAR_HEAD_THEN_END_PATTERN` and :data:`_HEAD_THEN_END_PATTERN`, compiled
+    on first use (3.11+; none before)."""
+    if not _COMPILED and ATOMIC == b"(?>":
+        _COMPILED.extend(map(re.compile, (_CLEAR_HEAD_THEN_END_PATTERN, _HEAD_THEN_END_PATTERN)))
+    return _COMPILED
 
 
-#: The compiled :data:`_HEAD_THEN_END_PATTERN` once used (a list, not ``functools.cache``:
-#: a cache hit costs microseconds when the CPU caches are cold).
-_COMPILED: Final[list[re.Pattern[bytes] | None]] = []
+#: The compiled expressions of :func:`_head_then_end` once used (a list, not
+#: ``functools.cache``: a cache hit costs microseconds when the CPU caches are cold).
+_COMPILED: Final[list[re.Pattern[bytes]]] = []
 
 
 #: Past this many bytes, the scan first checks that "charset" is still ahead at all.
@@ -263,22 +263,6 @@ def head_scan_declaration(
     """
     if len(body) <= PRESCAN_LIMIT:
         return None  # the prescan has seen all of it
-    position, in_head = 0, True
-    if clear and (head_then_end := _COMPILED[0] if _COMPILED else _head_then_end()) is not None:
-        # The commonest undeclared page: its head ends before byte 1024, and no <meta>
-        # comes after it there. No <meta> of the head can declare (no "charset" in the
-        # first 1024 bytes); once the head has ended, the loop looks for "<meta" up to
-        # byte 1024 + 4 and ends at the first "<" from byte 1024 on (see next_meta).
-        ended = head_then_end.match(body, 0, PRESCAN_LIMIT)
-        assert ended is not None  # (every part of it may match nothing)
-        if ended.start(1) >= 0:
-            if lowered is None:
-                lowered = body[: PRESCAN_LIMIT + 4].lower()
-            if lowered.find(b"<meta", ended.end()) < 0:
-                return None
-        # Else the walk starts where the head's tokens matched end, in the head (the
-        # loop's tokens, none of them declaring): not again from byte 0.
-        position = ended.end() if ended.start(1) < 0 else ended.start(1)
     # A body of at most HEAD_SCAN_LIMIT bytes is walked in place, its look for "charset"
     # ahead (next_meta) not before 16 KiB: that look costs about what the walk over a
     # long head does (mostly in C), and most heads end soon after 4 KiB. A larger body:
@@ -289,6 +273,32 @@ def head_scan_declaration(
     data = body[:_FIRST_PART] if large else body
     check_at = _CHECK_AT if large else _IN_PLACE_CHECK_AT
     complete = len(data) == len(body)
+    position, in_head = 0, True
+    expressions = _COMPILED or _head_then_end()
+    if expressions:
+        # The head's tokens in one match, then the token that ends the head, if it comes.
+        # Once the head has ended, the loop looks for "<meta" up to byte 1024 + 4 and
+        # ends at the first "<" from byte 1024 on (see next_meta): where no "<meta" is
+        # there, nothing declares. Else the walk starts where the head's tokens end.
+        ended = None
+        if clear:
+            # The commonest undeclared page: its head ends before byte 1024 (where no
+            # <meta> can declare), and no <meta> comes after it there.
+            ended = expressions[0].match(body, 0, PRESCAN_LIMIT)
+            if ended is not None and ended.start(1) < 0:
+                position, ended = ended.end(), None
+        if ended is None:
+            end = min(len(data), check_at) if complete else len(data)
+            ended = expressions[1].match(body, position, end)
+        assert ended is not None  # (every part of them may match nothing)
+        if ended.start(1) >= 0:
+            if lowered is None:
+                lowered = body[: PRESCAN_LIMIT + 4].lower()
+            if lowered.find(b"<meta", ended.end()) < 0:
+                return None
+            position = ended.start(1)
+        else:
+            position = ended.end()
     while True:
         try:
             tag = next_meta(data, position, in_head, complete, check_at)
