@@ -388,3 +388,16 @@ def test_pragma_meta_shortcut_agrees_with_the_steps(tag: bytes, after: bytes) ->
     assert _prescan.prescan(page) == _reference_scans.prescan(page)
     body = b"<html><head>" + b"<link rel=x href=y>\n" * 60 + data + b"</head>" + b"x" * 100
     assert _head_scan.head_scan(body) == _reference_scans.head_scan(body)
+
+
+@pytest.mark.parametrize(
+    "tag",
+    [b"<metax charset=gbk>", b"<meta/charset=gbk>", b"<META\ncharset=gbk>", b"<meta>", b"<meta"],
+)
+@pytest.mark.parametrize("clear", [True, False])
+def test_head_scan_first_step_at_a_meta_after_the_heads_tokens(tag: bytes, clear: bool) -> None:
+    """Where the head's tokens (one match) end at a ``<meta`` start tag, the walk goes on
+    with it as its first step would; a longer name is no ``<meta>`` (it ends the head)."""
+    body = b"<html><head>" + b"<link rel=x href=y>\n" * 60 + tag + b"<meta charset=koi8-r>"
+    for tail in (b"", b"</head><body>" + b"x" * 100):
+        assert _head_scan.head_scan(body + tail, clear) == _reference_scans.head_scan(body + tail)

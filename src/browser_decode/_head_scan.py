@@ -39,6 +39,8 @@ from ._prescan import (
 HEAD_SCAN_LIMIT: Final = 64 * 1024
 
 _TAG: Final = re.compile(rb"<(/?)([A-Za-z][^\t\n\x0c\r />]*)")
+#: A ``<meta`` start tag as :data:`_TAG` reads it (its name ends there, or the bytes do).
+_META_START: Final = re.compile(rb"<(?i:meta)(?:[\t\n\x0c\r />]|\Z)")
 _WHITESPACE_ONLY: Final = re.compile(rb"[\t\n\x0c\r ]*")
 # Elements whose content the tokenizer reads as text up to the matching end tag.
 _RAW_TEXT: Final = frozenset(
@@ -274,6 +276,7 @@ def head_scan_declaration(
     check_at = _CHECK_AT if large else _IN_PLACE_CHECK_AT
     complete = len(data) == len(body)
     position, in_head = 0, True
+    first: tuple[int, int, bool] | None = None
     expressions = _COMPILED or _head_then_end()
     if expressions:
         # The head's tokens in one match, then the token that ends the head, if it comes.
@@ -299,9 +302,14 @@ def head_scan_declaration(
             position = ended.start(1)
         else:
             position = ended.end()
+            if _META_START.match(data, position) is not None:
+                # The head's tokens end at a <meta> that may declare: the walk's first
+                # step from there returns it (no token of the expressions matches there).
+                first = (position, position + 5, True)
     while True:
         try:
-            tag = next_meta(data, position, in_head, complete, check_at)
+            tag = first or next_meta(data, position, in_head, complete, check_at)
+            first = None
             if tag is None:
                 return None
             lt, after, in_head_after = tag
