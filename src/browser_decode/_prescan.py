@@ -335,7 +335,7 @@ def meta_tag(data: bytes, tag_start: int, after: int) -> tuple[Declaration | Non
     if simple is not None:
         written = simple[simple.lastindex or 0]
         return charset_meta_declaration(written, tag_start, False), simple.end() - 1
-    pragma = _PRAGMA_META.match(data, tag_start)
+    pragma = (_LAZY or _expressions())[0].match(data, tag_start)
     if pragma is not None:
         written = pragma[pragma.lastindex or 0]
         return charset_meta_declaration(written, tag_start, True), pragma.end() - 1
@@ -481,7 +481,7 @@ _CONTENT_QUOTED: Final = (
 #: ``content`` with a quoted value (the group that matched is that value as written), in
 #: either order: the names end at "=" (after spaces), each attribute starts after spaces
 #: and "/" ("get an attribute"'s step 1), and the tag ends at the ">" after them.
-_PRAGMA_META: Final = re.compile(
+_PRAGMA_META_PATTERN: Final = (
     rb"<[Mm][Ee][Tt][Aa][\t\n\x0c\r /]+(?:"
     + _HTTP_EQUIV_CONTENT_TYPE
     + rb"[\t\n\x0c\r /]*"
@@ -651,24 +651,31 @@ _PRAGMA_LABELS: Final[dict[bytes, tuple[Encoding, str] | None]] = {}
 
 #: The same path in one match, where ``re`` has atomic groups: the tokens (the run that
 #: _PRESCAN_TOKENS matches: in an atomic group, the match cannot give any of it back),
-#: an empty group where they end, then _CHARSET_META or _PRAGMA_META (their groups after
-#: it, in that order); not at a UTF-16 XML declaration.
-_TO_CHARSET_META: Final = (
-    re.compile(
-        rb"(?!<\x00\?\x00x\x00|\x00<\?\x00x)"
-        + ATOMIC
-        + _PRESCAN_TOKENS.pattern
-        + rb")()(?:"
-        + _CHARSET_META.pattern
-        + rb"|"
-        + _PRAGMA_META.pattern
-        + rb")"
-    )
-    if sys.version_info >= (3, 11)
-    else None
+#: an empty group where they end, then _CHARSET_META or the _PRAGMA_META_PATTERN (their
+#: groups after it, in that order); not at a UTF-16 XML declaration.
+_TO_CHARSET_META_PATTERN: Final = (
+    rb"(?!<\x00\?\x00x\x00|\x00<\?\x00x)"
+    + ATOMIC
+    + _PRESCAN_TOKENS.pattern
+    + rb")()(?:"
+    + _CHARSET_META.pattern
+    + rb"|"
+    + _PRAGMA_META_PATTERN
+    + rb")"
 )
-#: The first group of _PRAGMA_META's in _TO_CHARSET_META.
+#: The first group of the _PRAGMA_META_PATTERN's in _TO_CHARSET_META_PATTERN.
 _PRAGMA_GROUPS: Final = 2 + _CHARSET_META.groups
+#: The _PRAGMA_META_PATTERN, then the _TO_CHARSET_META_PATTERN (3.11+), compiled on first
+#: use (about 2 ms: not at import).
+_LAZY: Final[list[re.Pattern[bytes]]] = []
+
+
+def _expressions() -> list[re.Pattern[bytes]]:
+    if not _LAZY:
+        _LAZY.append(re.compile(_PRAGMA_META_PATTERN))
+        if sys.version_info >= (3, 11):
+            _LAZY.append(re.compile(_TO_CHARSET_META_PATTERN))
+    return _LAZY
 
 
 def charset_meta(data: bytes, end: int) -> tuple[bytes, int, bool] | None:
@@ -680,8 +687,9 @@ def charset_meta(data: bytes, end: int) -> tuple[bytes, int, bool] | None:
 
     When the value declares an encoding (:func:`charset_meta_declaration`), that is the
     prescan's answer; one C call, and no copy of the first bytes."""
-    if _TO_CHARSET_META is not None:
-        found = _TO_CHARSET_META.match(data, 0, end)
+    expressions = _LAZY or _expressions()
+    if len(expressions) > 1:
+        found = expressions[1].match(data, 0, end)
         if found is None:
             return None
         group = found.lastindex or 0
@@ -692,7 +700,7 @@ def charset_meta(data: bytes, end: int) -> tuple[bytes, int, bool] | None:
     simple = _CHARSET_META.match(data, stop, end)  # pragma: no cover
     if simple is not None:  # pragma: no cover
         return simple[simple.lastindex or 0], stop, False
-    pragma = _PRAGMA_META.match(data, stop, end)  # pragma: no cover
+    pragma = expressions[0].match(data, stop, end)  # pragma: no cover
     if pragma is None:  # pragma: no cover
         return None
     return pragma[pragma.lastindex or 0], stop, True  # pragma: no cover
