@@ -401,3 +401,14 @@ def test_head_scan_first_step_at_a_meta_after_the_heads_tokens(tag: bytes, clear
     body = b"<html><head>" + b"<link rel=x href=y>\n" * 60 + tag + b"<meta charset=koi8-r>"
     for tail in (b"", b"</head><body>" + b"x" * 100):
         assert _head_scan.head_scan(body + tail, clear) == _reference_scans.head_scan(body + tail)
+
+
+@pytest.mark.parametrize(("at", "size"), [(16384, 20_000), (8192, 70_000), (8192, 20_000)])
+def test_head_scan_first_step_where_the_tokens_match_ends(at: int, size: int) -> None:
+    """A ``<metax`` whose "<meta" ends where the head's tokens are matched up to (the walk's
+    look for "charset" ahead, or its first part): its name goes on after it."""
+    head = b"<html><head>"
+    for tag in (b"<metax charset=gbk>", b"<meta charset=gbk>"):
+        body = head + b" " * (at - 5 - len(head)) + tag + b"<meta charset=koi8-r>"
+        body += b"</head><body>" + b"x" * (size - len(body))
+        assert _head_scan.head_scan(body, True) == _reference_scans.head_scan(body)

@@ -272,9 +272,7 @@ def head_scan_declaration(
     # over every byte the scan may read: the walk only reads forward, so both agree on
     # whatever the first part settles.
     large = len(body) > HEAD_SCAN_LIMIT
-    data = body[:_FIRST_PART] if large else body
     check_at = _CHECK_AT if large else _IN_PLACE_CHECK_AT
-    complete = len(data) == len(body)
     position, in_head = 0, True
     first: tuple[int, int, bool] | None = None
     expressions = _COMPILED or _head_then_end()
@@ -291,8 +289,9 @@ def head_scan_declaration(
             if ended is not None and ended.start(1) < 0:
                 position, ended = ended.end(), None
         if ended is None:
-            end = min(len(data), check_at) if complete else len(data)
-            ended = expressions[1].match(body, position, end)
+            # (as far as the walk's first step reads: see below)
+            stop = _FIRST_PART if large else min(len(body), check_at)
+            ended = expressions[1].match(body, position, stop)
         assert ended is not None  # (every part of them may match nothing)
         if ended.start(1) >= 0:
             if lowered is None:
@@ -302,10 +301,12 @@ def head_scan_declaration(
             position = ended.start(1)
         else:
             position = ended.end()
-            if _META_START.match(data, position) is not None:
+            if _META_START.match(body, position, _FIRST_PART if large else len(body)):
                 # The head's tokens end at a <meta> that may declare: the walk's first
                 # step from there returns it (no token of the expressions matches there).
                 first = (position, position + 5, True)
+    data = body[:_FIRST_PART] if large else body
+    complete = not large
     while True:
         try:
             tag = first or next_meta(data, position, in_head, complete, check_at)
