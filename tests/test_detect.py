@@ -286,7 +286,38 @@ def test_trim_keeps_a_bounded_number_of_non_ascii_bytes() -> None:
     ],
 )
 def test_tld_of(url: str, tld: str) -> None:
-    assert tld_of(url) == tld
+    assert tld_of(url) == tld == _tld_of_by_urlsplit(url)
+
+
+def _tld_of_by_urlsplit(url: str) -> str:
+    """tld_of as it was before its plain-URL shortcut: urlsplit's hostname for every URL."""
+    from urllib.parse import urlsplit
+
+    text = url.strip()
+    if "/" in text or ":" in text:
+        try:
+            host = urlsplit(text if "//" in text else "//" + text).hostname or ""
+        except ValueError:
+            host = ""
+    else:
+        host = text
+    return host.rstrip(".").rpartition(".")[2].lower()
+
+
+@settings(max_examples=3000, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            ["http", "https", "HTTP", ":", "//", "/", "\\", "?", "#", "@", ".", "-", "a", "Ru",
+             "jp.", "[", "]", "8080", " ", "\t", "\n", "\x00", "é", "xn--p1ai", "www"]
+        ),
+        max_size=12,
+    ).map("".join)
+)  # fmt: skip
+def test_tld_of_plain_urls_as_urlsplit_reads_them(url: str) -> None:
+    """tld_of's shortcut for plain http(s) URLs gives urlsplit's host's last label."""
+    for text in (url, "http://" + url, "https://" + url, " http://" + url + "/x"):
+        assert tld_of(text) == _tld_of_by_urlsplit(text), text
 
 
 @pytest.mark.parametrize(

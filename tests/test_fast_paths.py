@@ -786,7 +786,7 @@ def test_char_scorer_weighs_the_non_ascii_characters_only(text: str) -> None:
 
 @pytest.mark.parametrize("filler", [b"a=1;", b"x<y ", b"</scrip ", b"<!-- "])
 @pytest.mark.parametrize("opening", [b"<script>", b"<style>", b"<title>", b"<link ", b"<!--"])
-@pytest.mark.parametrize("size", [7000, 9000, 70000])
+@pytest.mark.parametrize("size", [7000, 9000, 20000, 70000])
 def test_long_tokens_across_the_scan_parts_agree_with_the_loop(
     opening: bytes, filler: bytes, size: int
 ) -> None:

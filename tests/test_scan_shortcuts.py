@@ -36,21 +36,24 @@ from .test_fast_paths import (
 
 # -- declared pages (issue 14): the <meta charset> shortcut and the tokens' shortcuts ---------
 
-_SIMPLE_METAS = st.sampled_from(
-    [
-        b'<meta charset="utf-8">',
-        b"<META CHARSET=windows-1251>",
-        b"<meta charset='gbk' />",
-        b"<meta  charset = Shift_JIS >",
-        b"<meta/charset=koi8-r>",
-        b"<meta charset=bogus>",
-        b'<meta charset="">',
-        b'<meta charset="utf-16le">',
-        b"<meta charset=x-user-defined>",
-        b"<meta charset=utf-8",
-        b'<meta charset="utf-8" name=x>',
-    ]
-)
+_SIMPLE_META_TAGS = [
+    b'<meta charset="utf-8">',
+    b"<META CHARSET=windows-1251>",
+    b"<meta charset='gbk' />",
+    b"<meta  charset = Shift_JIS >",
+    b"<meta/charset=koi8-r>",
+    b"<meta charset=bogus>",
+    b'<meta charset="">',
+    b'<meta charset="utf-16le">',
+    b"<meta charset=x-user-defined>",
+    b"<meta charset=utf-8",
+    b'<meta charset="utf-8" name=x>',
+    b'<meta http-equiv="Content-Type" content="text/html; charset=windows-1251">',
+    b"<META CONTENT='text/html;CHARSET=gbk' HTTP-EQUIV=content-type/>",
+    b'<meta http-equiv=content-type content="charset=bogus">',
+    b'<meta http-equiv=content-type content="text/html">',
+]
+_SIMPLE_METAS = st.sampled_from(_SIMPLE_META_TAGS)
 _STARTS = st.sampled_from(
     [b"", b"<!DOCTYPE html><html lang=en><head>", b'<html lang="en">\n<head>\n', b"<\x00?\x00x\x00"]
 )
@@ -68,8 +71,9 @@ _STARTS = st.sampled_from(
 def test_charset_meta_is_the_prescans_answer(
     start: bytes, head: bytes, padding: bytes, meta: bytes, tail: bytes, end: int
 ) -> None:
-    """The one-match path to a ``<meta charset=label>`` (what decode_html tries first on
-    the body itself) gives the plain loop's answer whenever it gives one."""
+    """The one-match path to a ``<meta charset=label>`` or ``<meta http-equiv>`` (what
+    decode_html tries first on the body itself) gives the plain loop's answer whenever it
+    gives one."""
     for body in (start + head + padding + meta + tail, start + meta + head):
         reference = _reference_scans.prescan(body[:end])
         simple = _prescan.charset_meta(body, end)
@@ -83,8 +87,15 @@ def test_charset_meta_is_the_prescans_answer(
 def test_charset_meta_finds_the_common_declarations() -> None:
     body = b'<!DOCTYPE html>\n<html lang="en"><head>\n<meta charset="UTF-8">' + b"x" * 2000
     simple = _prescan.charset_meta(body, 1024)
-    assert simple == (b"UTF-8", body.index(b"<meta"))
+    assert simple == (b"UTF-8", body.index(b"<meta"), False)
     assert _prescan.charset_meta_declaration(*simple) == _reference_scans.prescan(body[:1024])
+    pragma = b'<meta http-equiv="Content-Type" content="text/html; charset=Shift_JIS">'
+    body = body.replace(b'<meta charset="UTF-8">', pragma)
+    simple = _prescan.charset_meta(body, 1024)
+    assert simple == (b"text/html; charset=Shift_JIS", body.index(b"<meta"), True)
+    found = _prescan.charset_meta_declaration(*simple)
+    assert found is not None and found.label == "Shift_JIS"
+    assert found == _reference_scans.prescan(body[:1024])
     # beyond the first 1024 bytes it is not the prescan's
     late = b"<p>" + b" " * 1100 + b"<meta charset=gbk>"
     assert _prescan.charset_meta(late, 1024) is None
@@ -235,10 +246,11 @@ def test_head_scan_shortcut_is_taken_on_the_common_page() -> None:
         b'<link rel=stylesheet href="/a.css"><script>var a = "<b>";</script>\n'
         b"</head><body><p>"
     )
-    expression = _head_scan._head_then_end()
-    assert expression is not None
-    ended = expression.match(head + b"x" * 3000, 0, 1024)
-    assert ended is not None and ended.end() == head.index(b"</head>") + 7
+    expressions = _head_scan._head_then_end()
+    assert len(expressions) == 2
+    for expression in expressions:
+        ended = expression.match(head + b"x" * 3000, 0, 1024)
+        assert ended is not None and ended.end() == head.index(b"</head>") + 7
     # a <meta> that starts before byte 1024 and declares after it is still found
     body = head.ljust(1010) + b"<meta name=x charset=gbk>" + b"x" * 2000
     assert b"charset" not in body[:1024].lower()
@@ -259,3 +271,144 @@ def test_head_scan_shortcut_with_a_meta_right_after_the_head(end: int) -> None:
     hint = _head_scan.head_scan(body, True, lowered)
     assert hint is not None and hint.encoding.name == "GBK"
     assert hint == _reference_scans.head_scan(body)
+
+
+@pytest.mark.parametrize("end", [b"</head>", b"<body class=x>", b"x"])
+@pytest.mark.parametrize("second", [b" <meta charset=gbk>", b"<p><meta charset=gbk>"])
+def test_head_scan_shortcut_goes_on_after_the_head_it_matched(end: bytes, second: bytes) -> None:
+    """The head ended before byte 1024 and a ``<meta>`` starts there that holds "charset"
+    after byte 1024 but declares nothing: the walk goes on from the token that ended
+    the head, out of the head (a ``<meta>`` beyond byte 1024 is not reached)."""
+    head = b"<html><head><title>T</title>" + end
+    body = head.ljust(1012) + b"<meta name=x charset=bogus>" + second + b"x" * 2000
+    assert b"charset" not in body[:1024].lower()
+    found, lowered = _prescan.prescan_unspelled(body)
+    assert found is None and lowered is not None
+    assert _head_scan.head_scan(body, True, lowered) is None
+    assert _head_scan.head_scan(body, True) == _reference_scans.head_scan(body) is None
+
+
+@pytest.mark.parametrize("opening", [b"<script>", b"<style>", b"<title>", b"<!--"])
+@pytest.mark.parametrize("at", [1030, 1500, 9000])
+def test_head_scan_shortcut_goes_on_in_a_head_it_did_not_see_end(opening: bytes, at: int) -> None:
+    """The head's tokens run past byte 1024 (a raw text element or a comment across it):
+    the walk goes on from the last token matched, in the head, and finds a declaring
+    ``<meta>`` after it, as the plain loop does."""
+    closing = {b"<script>": b"</script>", b"<style>": b"</style>", b"<title>": b"</title>"}
+    head = b"<!DOCTYPE html><html><head><link rel=x href=y>" + opening
+    body = head + b"a=1; " * ((at - len(head)) // 5) + closing.get(opening, b"-->")
+    body += b"\n<meta charset=gbk></head><body>" + b"x" * 2000
+    found, lowered = _prescan.prescan_unspelled(body)
+    assert found is None and lowered is not None
+    hint = _head_scan.head_scan(body, True, lowered)
+    assert hint is not None and hint.encoding.name == "GBK"
+    assert hint == _reference_scans.head_scan(body)
+
+
+@pytest.mark.parametrize("meta", _SIMPLE_META_TAGS)
+@pytest.mark.parametrize("after", [b"", b"<meta charset=koi8-r>", b" <p>"])
+def test_head_scan_meta_tag_shortcut_agrees_with_the_steps(meta: bytes, after: bytes) -> None:
+    """``meta_tag``'s one match for ``<meta charset=label>`` (the head scan's, after byte
+    1024, and the prescan's) gives what the steps for a ``<meta`` tag give, and the walk
+    goes on after the tag as theirs does."""
+    data = meta + after + b"</head><body>x"
+    assert _prescan.meta_tag(data, 0, 5) == _prescan._meta(data, 5, 0)
+    body = b"<html><head>" + b"<link rel=x href=y>\n" * 60 + data + b"x" * 100
+    assert _head_scan.head_scan(body) == _reference_scans.head_scan(body)
+    assert _head_scan.head_scan(body, True) == _reference_scans.head_scan(body)
+
+
+def _outcome(scan: object, *args: object) -> object:
+    """What a scan step gives, or that it runs out of bytes."""
+    try:
+        return scan(*args)  # type: ignore[operator]
+    except _prescan._OutOfBytes:
+        return "out of bytes"
+
+
+_EQUALS = st.sampled_from([b"=", b" = ", b"\n=\t", b"= "])
+_HTTP_EQUIV = st.tuples(
+    st.sampled_from([b"http-equiv", b"HTTP-EQUIV", b"Http-Equiv", b"http-equi", b"http-equivx"]),
+    _EQUALS,
+    st.sampled_from(
+        [
+            b'"content-type"',
+            b"'Content-Type'",
+            b"content-type",
+            b"CONTENT-TYPE",
+            b"content-type/",
+            b'"content-type2"',
+            b"content-typex",
+            b'"refresh"',
+            b'"content-type',
+        ]
+    ),
+).map(b"".join)
+_CONTENT = st.tuples(
+    st.sampled_from([b"content", b"Content", b"CONTENT", b"contents"]),
+    _EQUALS,
+    st.sampled_from(
+        [
+            b'"text/html; charset=gbk"',
+            b"'text/html;charset=\"koi8-r\"'",
+            b'"text/html; charset = utf-16le"',
+            b'"text/html"',
+            b'"charset=bogus"',
+            b'"charset=\'gbk"',
+            b'"text/html; CHARSET=Shift_JIS; x=y"',
+            b'"charset charset=big5"',
+            b'"charsetx=1;charset=x-user-defined"',
+            b"text/html;charset=gbk",
+            b'""',
+            b'"charset=\xe9"',
+            b"'a>b charset=euc-kr'",
+        ]
+    ),
+).map(b"".join)
+_PRAGMA_TAGS = st.tuples(
+    st.sampled_from([b"<meta", b"<META", b"<Meta"]),
+    st.sampled_from([b" ", b"/", b"\n", b" / "]),
+    st.sampled_from([(0, 1), (1, 0)]),
+    _HTTP_EQUIV,
+    st.sampled_from([b" ", b"", b"/", b"\n / ", b" x "]),
+    _CONTENT,
+    st.sampled_from([b">", b"/>", b" >", b" / >", b" x>", b"", b" "]),
+).map(lambda t: t[0] + t[1] + (t[3], t[5])[t[2][0]] + t[4] + (t[3], t[5])[t[2][1]] + t[6])
+
+
+@settings(max_examples=3000, deadline=None)
+@given(tag=_PRAGMA_TAGS, after=st.sampled_from([b"", b"<p>x", b"<meta charset=koi8-r>"]))
+def test_pragma_meta_shortcut_agrees_with_the_steps(tag: bytes, after: bytes) -> None:
+    """``meta_tag``'s one match for ``<meta http-equiv=content-type content="...">`` (either
+    order) gives what the steps for a ``<meta`` tag give, wherever the tag ends; and the
+    prescan and the head scan over pages with it give what the plain loops give."""
+    data = tag + after
+    assert _outcome(_prescan.meta_tag, data, 0, 5) == _outcome(_prescan._meta, data, 5, 0)
+    page = b"<html><head>" + data
+    assert _prescan.prescan(page) == _reference_scans.prescan(page)
+    body = b"<html><head>" + b"<link rel=x href=y>\n" * 60 + data + b"</head>" + b"x" * 100
+    assert _head_scan.head_scan(body) == _reference_scans.head_scan(body)
+
+
+@pytest.mark.parametrize(
+    "tag",
+    [b"<metax charset=gbk>", b"<meta/charset=gbk>", b"<META\ncharset=gbk>", b"<meta>", b"<meta"],
+)
+@pytest.mark.parametrize("clear", [True, False])
+def test_head_scan_first_step_at_a_meta_after_the_heads_tokens(tag: bytes, clear: bool) -> None:
+    """Where the head's tokens (one match) end at a ``<meta`` start tag, the walk goes on
+    with it as its first step would; a longer name is no ``<meta>`` (it ends the head)."""
+    body = b"<html><head>" + b"<link rel=x href=y>\n" * 60 + tag + b"<meta charset=koi8-r>"
+    for tail in (b"", b"</head><body>" + b"x" * 100):
+        assert _head_scan.head_scan(body + tail, clear) == _reference_scans.head_scan(body + tail)
+
+
+@pytest.mark.parametrize(("at", "size"), [(16384, 20_000), (8192, 70_000), (8192, 20_000)])
+def test_head_scan_first_step_where_the_tokens_match_ends(at: int, size: int) -> None:
+    """A ``<metax`` whose "<meta" ends where the head's tokens are matched up to (the walk's
+    look for "charset" ahead, or its first part): its name goes on after it."""
+    head = b"<html><head>"
+    for tag in (b"<metax charset=gbk>", b"<meta charset=gbk>"):
+        body = head + b" " * (at - 5 - len(head)) + tag + b"<meta charset=koi8-r>"
+        body += b"</head><body>" + b"x" * (size - len(body))
+        assert _head_scan.head_scan(body, True) == _reference_scans.head_scan(body)

@@ -13,7 +13,7 @@ from ._decoders._count import utf_counting
 from ._detect import default, evidence, utf8_text, valid_utf8
 from ._detect._external import BUILTIN, DetectorArg, detection_stage, resolve_detector
 from ._extract_mime_type import MimeType, extract_mime_type, legacy_extract_an_encoding
-from ._head_scan import head_scan
+from ._head_scan import head_scan, head_scan_declaration
 from ._hint import Body, EncodingHint, Request, Stage
 from ._infra import isomorphic_decode
 from ._prescan import (
@@ -199,9 +199,10 @@ def decode_html(
                 # "legacy extract an encoding": the Content-Type charset.
                 return _result(body, *header)
             if stages == _PRESCAN:
-                # The commonest declaration, ``<meta charset=label>`` reached by the prescan's
-                # first tokens, in one match over the body (see charset_meta), where the
-                # usual spelling of "charset" is there (memchr-fast when it is not).
+                # The commonest declarations, ``<meta charset=label>`` and ``<meta
+                # http-equiv=content-type content="...">`` reached by the prescan's first
+                # tokens, in one match over the body (see charset_meta), where the usual
+                # spelling of "charset" is there (memchr-fast when it is not).
                 lowered = None
                 if body.find(b"charset", 0, PRESCAN_LIMIT) >= 0:
                     simple = charset_meta(body, PRESCAN_LIMIT)
@@ -216,15 +217,16 @@ def decode_html(
                     found, lowered = prescan_unspelled(body)
                 if found is not None:
                     return _result(body, *_meta_decision(found))
-                # STAGES[3:]: the head scan, valid UTF-8, then detection and the default.
-                hint = head_scan(body, lowered is not None, lowered)
-                if hint is None:
-                    # (valid_utf8's text, and the provenance every valid UTF-8 body shares)
-                    decoded = utf8_text(body)
-                    if decoded is not None:
-                        return _new_result(DecodeResult, (decoded, _UTF8_PROVENANCE))
-                    return _detected(body, url, default_encoding)
-                return result_from_hint(body, hint)
+                # STAGES[3:]: the head scan (its declaration, as the prescan's), valid
+                # UTF-8, then detection and the default.
+                found = head_scan_declaration(body, lowered is not None, lowered)
+                if found is not None:
+                    return _result(body, *_meta_decision(found))
+                # (valid_utf8's text, and the provenance every valid UTF-8 body shares)
+                decoded = utf8_text(body)
+                if decoded is not None:
+                    return _new_result(DecodeResult, (decoded, _UTF8_PROVENANCE))
+                return _detected(body, url, default_encoding)
     return _decode(body, content_type, url, default_encoding, detector, "decode_html")
 
 
@@ -253,8 +255,9 @@ _OTHER, _TEXT, _PRESCAN = 0, 1, 2
 #: Content-Type value -> (its MIME type, which stages, the header's decision or None).
 _BY_CONTENT_TYPE: Final[dict[str | None, tuple[MimeType | None, int, _Decision | None]]] = {}
 _BY_DECLARATION: Final[dict[Declaration, _Decision]] = {}
-#: (label as written, offset) of a ``<meta charset>`` (see charset_meta) -> its decision.
-_BY_CHARSET_META: Final[dict[tuple[bytes, int], _Decision]] = {}
+#: (value as written, offset, content value?) of a ``<meta charset>`` or ``<meta
+#: http-equiv>`` (see charset_meta) -> its decision.
+_BY_CHARSET_META: Final[dict[tuple[bytes, int, bool], _Decision]] = {}
 #: Entries kept (crawls repeat a few header values and declarations endlessly); the
 #: caches start over when full. Header values longer than this are not kept.
 _CACHE_SIZE: Final = 512
@@ -287,7 +290,7 @@ def _meta_decision(found: Declaration) -> _Decision:
     return decision
 
 
-def _charset_meta_decision(simple: tuple[bytes, int]) -> _Decision | None:
+def _charset_meta_decision(simple: tuple[bytes, int, bool]) -> _Decision | None:
     found = charset_meta_declaration(*simple)
     if found is None:
         return None

@@ -28,9 +28,10 @@ from ._prescan import (
     ATTRIBUTES_TOKEN,
     NO_CHARSET_META_TOKEN,
     PRESCAN_LIMIT,
-    _meta,
+    Declaration,
     _OutOfBytes,
     may_declare,
+    meta_tag,
     skip_attributes,
 )
 
@@ -38,6 +39,8 @@ from ._prescan import (
 HEAD_SCAN_LIMIT: Final = 64 * 1024
 
 _TAG: Final = re.compile(rb"<(/?)([A-Za-z][^\t\n\x0c\r />]*)")
+#: A ``<meta`` start tag as :data:`_TAG` reads it (its name ends there, or the bytes do).
+_META_START: Final = re.compile(rb"<(?i:meta)(?:[\t\n\x0c\r />]|\Z)")
 _WHITESPACE_ONLY: Final = re.compile(rb"[\t\n\x0c\r ]*")
 # Elements whose content the tokenizer reads as text up to the matching end tag.
 _RAW_TEXT: Final = frozenset(
@@ -120,46 +123,50 @@ def _token_expressions() -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
     return re.compile(_IN_HEAD_PATTERN), re.compile(_ANY_PATTERN)
 
 
-#: The tokens of the head, then one that ends it, where no ``<meta>`` can declare (the
-#: bytes they span hold no "charset"): every ``<meta>`` is a head element like another
-#: (:func:`_meta` finds nothing in it, and it ends where its attributes do), the head
-#: ends at non-whitespace text, at ``</head>`` or at a ``<body>`` start tag (as in
-#: :func:`next_meta`'s loop: neither is a head element). In an atomic group, so that the
-#: match cannot take other tokens than the loop's; where ``re`` has none, not used.
-_HEAD_THEN_END_PATTERN: Final = (
-    ATOMIC
-    + _IN_HEAD_PATTERN.replace(
-        rb"|<" + NO_CHARSET_META_TOKEN + rb"|",
-        rb"|<(?i:meta)" + _NAME_END + ATTRIBUTES_TOKEN + rb"|",
-    )
-    + rb")(?:</(?i:head)>|<(?i:body)"
-    + _NAME_END
-    + ATTRIBUTES_TOKEN
-    + rb"|(?=[^<\t\n\x0c\r ]))"
+#: A token that ends the head where the head's tokens end: non-whitespace text,
+#: ``</head>`` or a ``<body>`` start tag (as in :func:`next_meta`'s loop: neither is a
+#: head element).
+_HEAD_END: Final = (
+    rb"</(?i:head)>|<(?i:body)" + _NAME_END + ATTRIBUTES_TOKEN + rb"|(?=[^<\t\n\x0c\r ])"
+)
+#: The tokens of the head that :func:`next_meta`'s walk passes over, then (group 1, if it
+#: comes) one that ends the head. In an atomic group, so that the match cannot take
+#: other tokens than the loop's (where the head does not end after the tokens matched,
+#: the loop goes on from the last of them, in the head); where ``re`` has none, not used.
+_HEAD_THEN_END_PATTERN: Final = ATOMIC + _IN_HEAD_PATTERN + rb")(" + _HEAD_END + rb")?"
+#: The same where no ``<meta>`` can declare (the bytes matched hold no "charset"): every
+#: ``<meta>`` is a head element like another (:func:`_meta` finds nothing in it, and it
+#: ends where its attributes do), in fewer steps.
+_CLEAR_HEAD_THEN_END_PATTERN: Final = _HEAD_THEN_END_PATTERN.replace(
+    rb"|<" + NO_CHARSET_META_TOKEN + rb"|",
+    rb"|<(?i:meta)" + _NAME_END + ATTRIBUTES_TOKEN + rb"|",
 )
 
 
-def _head_then_end() -> re.Pattern[bytes] | None:
-    """:data:`_HEAD_THEN_END_PATTERN`, compiled on first use (3.11+)."""
-    if not _COMPILED:
-        _COMPILED.append(re.compile(_HEAD_THEN_END_PATTERN) if ATOMIC == b"(?>" else None)
-    return _COMPILED[0]
+def _head_then_end() -> list[re.Pattern[bytes]]:
+    """:data:`_CLEAR_HEAD_THEN_END_PATTERN` and :data:`_HEAD_THEN_END_PATTERN`, compiled
+    on first use (3.11+; none before)."""
+    if not _COMPILED and ATOMIC == b"(?>":
+        _COMPILED.extend(map(re.compile, (_CLEAR_HEAD_THEN_END_PATTERN, _HEAD_THEN_END_PATTERN)))
+    return _COMPILED
 
 
-#: The compiled :data:`_HEAD_THEN_END_PATTERN` once used (a list, not ``functools.cache``:
-#: a cache hit costs microseconds when the CPU caches are cold).
-_COMPILED: Final[list[re.Pattern[bytes] | None]] = []
+#: The compiled expressions of :func:`_head_then_end` once used (a list, not
+#: ``functools.cache``: a cache hit costs microseconds when the CPU caches are cold).
+_COMPILED: Final[list[re.Pattern[bytes]]] = []
 
 
 #: Past this many bytes, the scan first checks that "charset" is still ahead at all.
 _CHECK_AT: Final = 4096
+#: The same where the head scan walks a body in place (see head_scan).
+_IN_PLACE_CHECK_AT: Final = 16384
 #: The head scan reads this much first (most heads end before), all of its bytes only
 #: when that runs out.
 _FIRST_PART: Final = 8192
 
 
 def next_meta(
-    data: bytes, position: int, in_head: bool, complete: bool = True
+    data: bytes, position: int, in_head: bool, complete: bool = True, check_at: int = _CHECK_AT
 ) -> tuple[int, int, bool] | None:
     """The next ``<meta`` start tag that Chromium's head scan reaches from *position*.
 
@@ -170,19 +177,20 @@ def next_meta(
     walk over more bytes (*data* is a prefix of them unless *complete*) goes on as the
     walk over all of them. The head scan and ``to_utf8_document`` share this walk. A
     ``<meta>`` that cannot declare an encoding (no "charset" in its bytes, see
-    ``_prescan.may_declare``) may be passed over.
+    ``_prescan.may_declare``) may be passed over. Past *check_at* bytes of complete
+    data, the walk first checks that "charset" is still ahead.
     """
     in_head_tokens, any_tokens = _token_expressions()
     length = len(data)
-    check = complete and length > _CHECK_AT
+    check = complete and length > check_at
     while position < length:
-        if check and position >= _CHECK_AT:
+        if check and position >= check_at:
             # A long head: is there a "charset" ahead at all? (one C-level search)
             if not may_declare(data[position:]):
                 return None
             check = False
         if in_head:
-            end = _CHECK_AT if check else length
+            end = check_at if check else length
             position = in_head_tokens.match(data, position, end).end()  # type: ignore[union-attr]
         elif position < PRESCAN_LIMIT:
             # The scan ends at the first "<" at or after byte 1024 (below): a <meta> it
@@ -240,7 +248,16 @@ def next_meta(
 def head_scan(
     body: bytes, clear: bool = False, lowered: bytes | None = None
 ) -> EncodingHint | None:
-    """Find a ``<meta>`` charset in the head beyond the 1024-byte prescan.
+    """Find a ``<meta>`` charset in the head beyond the 1024-byte prescan (arguments as
+    :func:`head_scan_declaration`'s)."""
+    found = head_scan_declaration(body, clear, lowered)
+    return None if found is None else found.hint()
+
+
+def head_scan_declaration(
+    body: bytes, clear: bool = False, lowered: bytes | None = None
+) -> Declaration | None:
+    """The ``<meta>`` declaration that :func:`head_scan` finds, or ``None``.
 
     *clear*: the caller knows that the first :data:`PRESCAN_LIMIT` bytes hold no
     "charset" in any case (``_prescan.may_declare`` is false for them). *lowered*: the
@@ -248,35 +265,61 @@ def head_scan(
     """
     if len(body) <= PRESCAN_LIMIT:
         return None  # the prescan has seen all of it
-    if clear and (head_then_end := _COMPILED[0] if _COMPILED else _head_then_end()) is not None:
-        # The commonest undeclared page: its head ends before byte 1024, and no <meta>
-        # comes after it there. No <meta> of the head can declare (no "charset" in the
-        # first 1024 bytes); once the head has ended, the loop looks for "<meta" up to
-        # byte 1024 + 4 and ends at the first "<" from byte 1024 on (see next_meta).
-        ended = head_then_end.match(body, 0, PRESCAN_LIMIT)
-        if ended is not None:
+    # A body of at most HEAD_SCAN_LIMIT bytes is walked in place, its look for "charset"
+    # ahead (next_meta) not before 16 KiB: that look costs about what the walk over a
+    # long head does (mostly in C), and most heads end soon after 4 KiB. A larger body:
+    # the first part, then (if the walk runs out of bytes in it) the same step again
+    # over every byte the scan may read: the walk only reads forward, so both agree on
+    # whatever the first part settles.
+    large = len(body) > HEAD_SCAN_LIMIT
+    check_at = _CHECK_AT if large else _IN_PLACE_CHECK_AT
+    position, in_head = 0, True
+    first: tuple[int, int, bool] | None = None
+    expressions = _COMPILED or _head_then_end()
+    if expressions:
+        # The head's tokens in one match, then the token that ends the head, if it comes.
+        # Once the head has ended, the loop looks for "<meta" up to byte 1024 + 4 and
+        # ends at the first "<" from byte 1024 on (see next_meta): where no "<meta" is
+        # there, nothing declares. Else the walk starts where the head's tokens end.
+        ended = None
+        if clear:
+            # The commonest undeclared page: its head ends before byte 1024 (where no
+            # <meta> can declare), and no <meta> comes after it there.
+            ended = expressions[0].match(body, 0, PRESCAN_LIMIT)
+            if ended is not None and ended.start(1) < 0:
+                position, ended = ended.end(), None
+        if ended is None:
+            # (as far as the walk's first step reads: see below)
+            stop = _FIRST_PART if large else min(len(body), check_at)
+            ended = expressions[1].match(body, position, stop)
+        assert ended is not None  # (every part of them may match nothing)
+        if ended.start(1) >= 0:
             if lowered is None:
                 lowered = body[: PRESCAN_LIMIT + 4].lower()
             if lowered.find(b"<meta", ended.end()) < 0:
                 return None
-    # The first part, then (if the walk runs out of bytes in it) the same step again
-    # over every byte the scan may read: the walk only reads forward, so both agree on
-    # whatever the first part settles.
-    data = body[:_FIRST_PART]
-    complete = len(body) <= _FIRST_PART
-    position, in_head = 0, True
+            position = ended.start(1)
+        else:
+            position = ended.end()
+            if _META_START.match(body, position, _FIRST_PART if large else len(body)):
+                # The head's tokens end at a <meta> that may declare: the walk's first
+                # step from there returns it (no token of the expressions matches there).
+                first = (position, position + 5, True)
+    data = body[:_FIRST_PART] if large else body
+    complete = not large
     while True:
         try:
-            tag = next_meta(data, position, in_head, complete)
+            tag = first or next_meta(data, position, in_head, complete, check_at)
+            first = None
             if tag is None:
                 return None
             lt, after, in_head_after = tag
-            found, end = _meta(data, after, lt)
+            found, end = meta_tag(data, lt, after)
         except _OutOfBytes:
             if complete:
                 return None
             data, complete = body[:HEAD_SCAN_LIMIT], True
             continue
         if found is not None:
-            return found.hint()
+            return found
         position, in_head = end + 1, in_head_after

@@ -322,6 +322,46 @@ def _meta(data: bytes, position: int, tag_start: int) -> tuple[Declaration | Non
     return Declaration(_html_override(charset), label, tag_start), position
 
 
+def meta_tag(data: bytes, tag_start: int, after: int) -> tuple[Declaration | None, int]:
+    """The steps for a ``<meta`` tag (:func:`_meta`): *tag_start* is its "<", *after* the
+    end of its name. The declaration, or ``None`` and the position of the tag's last byte."""
+    # The commonest tags in one match each (see charset_meta_declaration): ``<meta
+    # charset=label>`` (its one attribute, then ">"): "Let charset be the result of
+    # getting an encoding from the attribute's value"; ``<meta http-equiv=content-type
+    # content="...">`` (in either order, then ">"): got pragma is true, and the content
+    # attribute's value gives charset (need pragma: true). For failure, nothing (the tag
+    # ends at its ">").
+    simple = _CHARSET_META.match(data, tag_start)
+    if simple is not None:
+        written = simple[simple.lastindex or 0]
+        return charset_meta_declaration(written, tag_start, False), simple.end() - 1
+    pragma = (_LAZY or _expressions())[0].match(data, tag_start)
+    if pragma is not None:
+        written = pragma[pragma.lastindex or 0]
+        return charset_meta_declaration(written, tag_start, True), pragma.end() - 1
+    return _meta(data, after, tag_start)
+
+
+def _pragma_label(content: bytes) -> tuple[Encoding, str] | None:
+    """The encoding (steps 14-15 applied) and label as written that a content attribute's
+    value (as written) declares, or ``None``; kept for the values met."""
+    if content in _PRAGMA_LABELS:
+        return _PRAGMA_LABELS[content]
+    # (the value as "get an attribute" gives it, one code point a byte; the algorithm
+    # matches "charset" in any case, so bytes A-Z need not be lower-cased first)
+    span = extract_from_meta_content(content.decode("latin-1"))
+    known = None
+    if span is not None:
+        written = isomorphic_decode(content[span[0] : span[1]])
+        encoding = get_encoding(written)
+        if encoding is not None:
+            known = (_html_override(encoding), written)
+    if len(_PRAGMA_LABELS) >= _LABELS_KEPT:
+        _PRAGMA_LABELS.clear()
+    _PRAGMA_LABELS[content] = known
+    return known
+
+
 def _html_override(encoding: Encoding) -> Encoding:
     if encoding.name in ("UTF-16BE", "UTF-16LE"):
         return ENCODINGS["UTF-8"]
@@ -426,6 +466,33 @@ _CHARSET_META: Final = re.compile(
     rb"[\t\n\x0c\r /]*>"
 )
 
+_SPACES: Final = rb"[\t\n\x0c\r ]*"
+_HTTP_EQUIV_CONTENT_TYPE: Final = (
+    rb"[Hh][Tt][Tt][Pp]-[Ee][Qq][Uu][Ii][Vv]"
+    + _SPACES
+    + rb"="
+    + _SPACES
+    + rb"(?:\"(?i:content-type)\"|'(?i:content-type)'|(?i:content-type)(?=[\t\n\x0c\r >]))"
+)
+_CONTENT_QUOTED: Final = (
+    rb"[Cc][Oo][Nn][Tt][Ee][Nn][Tt]" + _SPACES + rb"=" + _SPACES + rb"(?:\"([^\"]*)\"|'([^']*)')"
+)
+#: A ``<meta>`` whose two attributes are ``http-equiv`` with the value "content-type" and
+#: ``content`` with a quoted value (the group that matched is that value as written), in
+#: either order: the names end at "=" (after spaces), each attribute starts after spaces
+#: and "/" ("get an attribute"'s step 1), and the tag ends at the ">" after them.
+_PRAGMA_META_PATTERN: Final = (
+    rb"<[Mm][Ee][Tt][Aa][\t\n\x0c\r /]+(?:"
+    + _HTTP_EQUIV_CONTENT_TYPE
+    + rb"[\t\n\x0c\r /]*"
+    + _CONTENT_QUOTED
+    + rb"|"
+    + _CONTENT_QUOTED
+    + rb"[\t\n\x0c\r /]*"
+    + _HTTP_EQUIV_CONTENT_TYPE
+    + rb")[\t\n\x0c\r /]*>"
+)
+
 
 def may_declare(data: bytes) -> bool:
     """Whether a ``<meta>`` in *data* can declare an encoding at all.
@@ -505,18 +572,9 @@ def _scan(data: bytes) -> Declaration | None:
         ):
             # "1. Advance the position pointer so that it points at the next
             # 0x09, 0x0A, 0x0C, 0x0D, 0x20, or 0x2F byte"
-            simple = _CHARSET_META.match(data, position)
-            if simple is not None:
-                # The steps below for the commonest tag, ``<meta charset=label>``.
-                label = isomorphic_decode(simple[simple.lastindex or 0])
-                charset = get_encoding(label)
-                if charset is not None:
-                    return Declaration(_html_override(charset), label, tag_start)
-                position = simple.end() - 1
-            else:
-                found, position = _meta(data, position + 5, tag_start)
-                if found is not None:
-                    return found
+            found, position = meta_tag(data, tag_start, position + 5)
+            if found is not None:
+                return found
         else:
             position = skip_token(data, position)
         # "4. Next byte: Move position so it points at the next byte in the input
@@ -586,47 +644,76 @@ _UTF16_XML: Final = (b"<\x00?\x00x\x00", b"\x00<\x00?\x00x")
 #: applied), for the labels met (at most :data:`_LABELS_KEPT`).
 _SIMPLE_LABELS: Final[dict[bytes, tuple[Encoding, str]]] = {}
 _LABELS_KEPT: Final = 256
+#: content value as written -> what a ``<meta http-equiv=content-type>`` with it declares
+#: (see _pragma_label), for the values met (at most :data:`_LABELS_KEPT`).
+_PRAGMA_LABELS: Final[dict[bytes, tuple[Encoding, str] | None]] = {}
 
 
 #: The same path in one match, where ``re`` has atomic groups: the tokens (the run that
 #: _PRESCAN_TOKENS matches: in an atomic group, the match cannot give any of it back),
-#: an empty group where they end, then _CHARSET_META; not at a UTF-16 XML declaration.
-_TO_CHARSET_META: Final = (
-    re.compile(
-        rb"(?!<\x00\?\x00x\x00|\x00<\x00\?\x00x)"
-        + ATOMIC
-        + _PRESCAN_TOKENS.pattern
-        + rb")()"
-        + _CHARSET_META.pattern
-    )
-    if sys.version_info >= (3, 11)
-    else None
+#: an empty group where they end, then _CHARSET_META or the _PRAGMA_META_PATTERN (their
+#: groups after it, in that order); not at a UTF-16 XML declaration.
+_TO_CHARSET_META_PATTERN: Final = (
+    rb"(?!<\x00\?\x00x\x00|\x00<\?\x00x)"
+    + ATOMIC
+    + _PRESCAN_TOKENS.pattern
+    + rb")()(?:"
+    + _CHARSET_META.pattern
+    + rb"|"
+    + _PRAGMA_META_PATTERN
+    + rb")"
 )
+#: The first group of the _PRAGMA_META_PATTERN's in _TO_CHARSET_META_PATTERN.
+_PRAGMA_GROUPS: Final = 2 + _CHARSET_META.groups
+#: The _PRAGMA_META_PATTERN, then the _TO_CHARSET_META_PATTERN (3.11+), compiled on first
+#: use (about 2 ms: not at import).
+_LAZY: Final[list[re.Pattern[bytes]]] = []
 
 
-def charset_meta(data: bytes, end: int) -> tuple[bytes, int] | None:
-    """Where the prescan of ``data[:end]`` reaches a ``<meta charset=label>`` by the
-    commonest path (no UTF-16 XML declaration, then tokens that cannot declare): the
-    label as written and the offset of the tag, else ``None`` (the prescan decides).
+def _expressions() -> list[re.Pattern[bytes]]:
+    if not _LAZY:
+        _LAZY.append(re.compile(_PRAGMA_META_PATTERN))
+        if sys.version_info >= (3, 11):
+            _LAZY.append(re.compile(_TO_CHARSET_META_PATTERN))
+    return _LAZY
 
-    When the label is an encoding's (:func:`charset_meta_declaration`), that is the
+
+def charset_meta(data: bytes, end: int) -> tuple[bytes, int, bool] | None:
+    """Where the prescan of ``data[:end]`` reaches a ``<meta charset=label>`` or a ``<meta
+    http-equiv=content-type content="...">`` (see meta_tag) by the commonest path (no
+    UTF-16 XML declaration, then tokens that cannot declare): the label or the content
+    value as written, the offset of the tag and whether it is a content value; else
+    ``None`` (the prescan decides).
+
+    When the value declares an encoding (:func:`charset_meta_declaration`), that is the
     prescan's answer; one C call, and no copy of the first bytes."""
-    if _TO_CHARSET_META is not None:
-        found = _TO_CHARSET_META.match(data, 0, end)
+    expressions = _LAZY or _expressions()
+    if len(expressions) > 1:
+        found = expressions[1].match(data, 0, end)
         if found is None:
             return None
-        return found[found.lastindex or 0], found.start(1)
+        group = found.lastindex or 0
+        return found[group], found.start(1), group >= _PRAGMA_GROUPS
     if data.startswith(_UTF16_XML):  # pragma: no cover - Python 3.10
         return None
     stop = _PRESCAN_TOKENS.match(data, 0, end).end()  # type: ignore[union-attr]  # pragma: no cover
     simple = _CHARSET_META.match(data, stop, end)  # pragma: no cover
-    return None if simple is None else (simple[simple.lastindex or 0], stop)  # pragma: no cover
+    if simple is not None:  # pragma: no cover
+        return simple[simple.lastindex or 0], stop, False
+    pragma = expressions[0].match(data, stop, end)  # pragma: no cover
+    if pragma is None:  # pragma: no cover
+        return None
+    return pragma[pragma.lastindex or 0], stop, True  # pragma: no cover
 
 
-def charset_meta_declaration(written: bytes, offset: int) -> Declaration | None:
+def charset_meta_declaration(written: bytes, offset: int, pragma: bool) -> Declaration | None:
     """The prescan's answer for a :func:`charset_meta` found: "the result of getting an
-    encoding from the attribute's value" (steps 14-15 applied), or ``None`` when the
-    label is no encoding's (then the prescan goes on after the tag)."""
+    encoding from the attribute's value" (steps 14-15 applied), or from the content value
+    (*pragma*, see meta_tag); or ``None`` when it declares no encoding (then the prescan
+    goes on after the tag)."""
+    if pragma:
+        declared = _pragma_label(written)
+        return None if declared is None else Declaration(declared[0], declared[1], offset)
     known = _SIMPLE_LABELS.get(written)
     if known is None:
         label = isomorphic_decode(written)
@@ -647,8 +734,9 @@ def prescan(data: bytes) -> Declaration | None:
             # What _scan ends with then (see may_declare): running out of bytes.
             return get_an_xml_encoding(data)
         # The commonest page first, in one C call: tokens up to a ``<meta
-        # charset=label>`` that declares. This is the path _scan takes (its first steps
-        # are these two expressions; a label that is no encoding is left to it).
+        # charset=label>`` (or http-equiv) that declares. This is the path _scan takes
+        # (its first steps are these expressions; a value that declares no encoding is
+        # left to it).
         simple = charset_meta(data, len(data))
         if simple is not None:
             found = charset_meta_declaration(*simple)

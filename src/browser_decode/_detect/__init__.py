@@ -120,7 +120,7 @@ def utf8_text(body: bytes) -> str | None:
             # UTF-16 is valid UTF-8 only when all its bytes are ASCII (any byte >= 0x80
             # would need UTF-8 continuation bytes around it), so only such heads defer
             # (utf16_without_bom reads the first UTF16_HEAD bytes only).
-            if b"\x00" in body[:UTF16_HEAD] and utf16_without_bom(body) is not None:
+            if body.find(b"\x00", 0, UTF16_HEAD) >= 0 and utf16_without_bom(body) is not None:
                 return None
             if body.isascii():
                 return body.decode("ascii")

@@ -8,6 +8,7 @@ ties: a hint never overrides strong evidence, and no hint is ever required.
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
 from .._get_an_encoding import Encoding, get_encoding
@@ -117,6 +118,11 @@ def tld_of(url: str) -> str:
     ('jp', 'ru', 'kr')
     """
     text = url.strip()
+    plain = _PLAIN_URL.match(text)
+    if plain is not None:
+        # (what urlsplit's hostname is for it: the network location, lower-cased, no
+        # user information, port or bracket to take apart; ~2 us less a page)
+        return plain[1].rstrip(".").rpartition(".")[2].lower()
     if "/" in text or ":" in text:
         from urllib.parse import urlsplit  # (on first use: it costs 3 ms of import time)
 
@@ -127,6 +133,11 @@ def tld_of(url: str) -> str:
     else:
         host = text
     return host.rstrip(".").rpartition(".")[2].lower()
+
+
+#: The commonest URL: http or https, then a host of ASCII letters, digits, "-" and "."
+#: up to the path, query or fragment (or the end).
+_PLAIN_URL: Final = re.compile(r"https?://([A-Za-z0-9.-]+)(?:[/?#]|\Z)")
 
 
 def tld_encoding(url: str | None) -> Encoding | None:
