@@ -55,7 +55,13 @@ _SIMPLE_META_TAGS = [
 ]
 _SIMPLE_METAS = st.sampled_from(_SIMPLE_META_TAGS)
 _STARTS = st.sampled_from(
-    [b"", b"<!DOCTYPE html><html lang=en><head>", b'<html lang="en">\n<head>\n', b"<\x00?\x00x\x00"]
+    [
+        b"",
+        b"<!DOCTYPE html><html lang=en><head>",
+        b'<html lang="en">\n<head>\n',
+        b"<\x00?\x00x\x00",
+        b"\x00<\x00?\x00x",
+    ]
 )
 
 
@@ -99,7 +105,9 @@ def test_charset_meta_finds_the_common_declarations() -> None:
     # beyond the first 1024 bytes it is not the prescan's
     late = b"<p>" + b" " * 1100 + b"<meta charset=gbk>"
     assert _prescan.charset_meta(late, 1024) is None
+    # nor after a BOM-less UTF-16 XML declaration (the prescan's answer is its encoding)
     assert _prescan.charset_meta(b"<\x00?\x00x\x00<meta charset=gbk>", 1024) is None
+    assert _prescan.charset_meta(b"\x00<\x00?\x00x<meta charset=gbk>", 1024) is None
 
 
 @settings(max_examples=400, deadline=None)

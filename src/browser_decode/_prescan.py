@@ -652,9 +652,11 @@ _PRAGMA_LABELS: Final[dict[bytes, tuple[Encoding, str] | None]] = {}
 #: The same path in one match, where ``re`` has atomic groups: the tokens (the run that
 #: _PRESCAN_TOKENS matches: in an atomic group, the match cannot give any of it back),
 #: an empty group where they end, then _CHARSET_META or the _PRAGMA_META_PATTERN (their
-#: groups after it, in that order); not at a UTF-16 XML declaration.
+#: groups after it, in that order); not at a UTF-16 XML declaration (_UTF16_XML's bytes).
 _TO_CHARSET_META_PATTERN: Final = (
-    rb"(?!<\x00\?\x00x\x00|\x00<\?\x00x)"
+    rb"(?!"
+    + b"|".join(map(re.escape, _UTF16_XML))
+    + rb")"
     + ATOMIC
     + _PRESCAN_TOKENS.pattern
     + rb")()(?:"
