@@ -24,6 +24,10 @@ from browser_decode._detect._rank import rank_candidates
 from browser_decode._detect._sample import WHOLE, high_bytes, sample, trim
 from browser_decode._labels import NAMES
 
+# (at import: imported inside a hypothesis test, its module's own @given tests would be
+# defined during that test, which hypothesis refuses when this file runs alone)
+from .test_fast_paths import _context_by_counts
+
 RUSSIAN = (
     "Вчера вечером мы долго гуляли по старому парку. Листья уже пожелтели, и ветер "
     "носил их по дорожкам. Мой брат рассказывал о своей новой работе: он пишет "
@@ -483,8 +487,6 @@ def test_context_on_the_bytes_near_high_ones_is_context_on_all(around: bytes, sc
         _flag_table,
         _window,
     )
-
-    from .test_fast_paths import _context_by_counts
 
     plain = (around, scale, around.translate(_ASCII_CASES).count(b"lu"))
     near, ones = _window(around, high_bytes(around))
