@@ -752,7 +752,8 @@ _SPLIT_UNITS = records(CASES * 3)
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(
-    layout=st.sampled_from(["member per record", "members cut anywhere", "plain"]),
+    # (one member is one task: the plan must not cut it)
+    layout=st.sampled_from(["member per record", "one member", "members cut anywhere", "plain"]),
     damage=st.lists(_DAMAGE, min_size=1, max_size=4),
     shifts=st.lists(st.integers(-300, 300), min_size=1, max_size=4),
     lies=st.lists(st.tuples(st.integers(0, 1 << 16), st.integers(-300, 3000)), max_size=3),
