@@ -13,9 +13,17 @@ fast path) or piece by piece (the streaming parser), the pieces (:data:`_PIECE`)
 falling anywhere in it, give the same records, lengths and reports (the
 inflater's call that fails gives nothing, so :meth:`_GzipStream._break` inflates
 the failing part again, and a record's length is read ahead to its member's end
-rather than taken from what has been read). A :class:`Task` is a byte range
-of one file; the records that start in it are its work (:mod:`._run` runs tasks
-on all cores).
+rather than taken from what has been read). A gzip member that holds a WARC record
+starts afresh: nothing read before it (a record whose Content-Length runs on, a
+stretch of junk) runs into it (:class:`_GzipStream` pauses before it).
+
+A :class:`Task` is a byte range of one file; what starts in it (records, and
+reports of junk and damage) is its work, and it ends where the next task
+begins, so that the tasks of a file, one after another, give what one pass over
+it gives: nothing is lost or reported twice where a task ends, whatever the bytes
+there. A task of a gzip file begins and ends at a member that holds a WARC record,
+where one pass starts afresh too; a task of an uncompressed file at a record that
+one pass finds (:mod:`._run` plans tasks and runs them on all cores).
 
 :func:`read_pages` is the whole pipeline for one file or range: it needs
 nothing but the path and returns plain dicts.
@@ -97,10 +105,13 @@ class Summary:
 
 @dataclass(frozen=True, slots=True)
 class Task:
-    """Records of *path* that start at byte offsets in ``[start, stop)``.
+    """Records of *path* that start at byte offsets in ``[start, stop)``, and the
+    reports of junk and damage that start there.
 
-    With *align*, *start* need not be a record boundary: the task begins at the
-    first gzip member at or after it that holds a WARC record.
+    With *align*, *start* and *stop* need not be record boundaries: the task
+    begins at the first gzip member at or after *start* that holds a WARC
+    record, and ends at the first one at or after *stop* (where the next task
+    begins), so it also reads what lies between *stop* and that member.
     """
 
     path: str
@@ -163,6 +174,9 @@ class _Stream:
         self.buf = bytearray()
         self.base = self.at = start
         self.ended = False
+        #: The stream stopped before a gzip member that holds a WARC record (see
+        #: :class:`_GzipStream`): what came before it ends there.
+        self.paused = False
 
     # -- what a subclass provides
     def _more(self) -> bytes:
@@ -184,6 +198,10 @@ class _Stream:
     def damage(self, logical: int) -> str | None:
         """Why the unit holding *logical* breaks (a corrupt or cut gzip member), if it does."""
         return None
+
+    def resume(self) -> bool:
+        """Go on after a pause, afresh (nothing buffered); ``False`` at the end."""
+        return False
 
     # -- the parser's primitives
     def _pull(self) -> bool:
@@ -304,10 +322,19 @@ class _PlainStream(_Stream):
 
 
 class _GzipStream(_Stream):
-    """Gzip members one after another (one per record, or one for the whole file)."""
+    """Gzip members one after another (one per record, or one for the whole file).
 
-    def __init__(self, handle: BinaryIO, start: int, size: int) -> None:
+    A member that holds a WARC record (its data begins with ``WARC/``: where a
+    :class:`Task` may begin) starts afresh: the stream pauses before it when it
+    comes after other members, so that nothing read before it (a record whose
+    Content-Length runs on, a stretch of junk) runs into it, and the parser
+    goes on there as a task beginning there would. The stream ends before the
+    first member at or after file offset *until* (where the next task begins).
+    """
+
+    def __init__(self, handle: BinaryIO, start: int, size: int, until: int | None = None) -> None:
         super().__init__(handle, 0, size)
+        self.until = size if until is None else until
         # Members read: [logical start, file start, file end (-1 while reading)].
         self.units: list[list[int]] = []
         # Ends of members found by reading ahead (for a broken one: where reading resumed
@@ -323,11 +350,22 @@ class _GzipStream(_Stream):
         self.fed_end = offset
         self.decompressor: Any = None
         self.broken: str | None = None  # the member broke: the next read raises _Gap(broken)
+        self.fresh = True  # the next member is where reading (re)starts: no pause before it
+        self.paused = False
 
     def _read(self) -> bytes:
         data = self.handle.read(max(min(_PIECE, self.size - self.fed_end), 0))
         self.fed_end += len(data)
         return data
+
+    def resume(self) -> bool:
+        if not self.paused or self.fed_end - len(self.feed) >= self.until:
+            return False
+        self.paused = self.ended = False
+        self.fresh = True
+        self.base = self.at = self.end
+        self.buf.clear()
+        return True
 
     def _lost(self, after: int) -> None:
         self._seek(_member_start(self.handle, after, self.size))
@@ -343,6 +381,12 @@ class _GzipStream(_Stream):
                 if not self.feed:
                     return b""
                 here = self.fed_end - len(self.feed)
+                if here >= self.until or (
+                    not self.fresh and _warc_member(self.handle, here, self.fed_end)
+                ):
+                    self.paused = True
+                    return b""
+                self.fresh = False
                 if not self.feed.startswith(_GZIP_MAGIC):
                     self._lost(here + 1)
                     raise _Gap("bytes that are no gzip member")
@@ -410,6 +454,8 @@ class _GzipStream(_Stream):
         if not feed.startswith(_GZIP_MAGIC):
             return None
         start = self.fed_end - len(feed)
+        if start >= self.until:
+            return None
         decompressor = _decompressobj(16 + zlib.MAX_WBITS)
         try:
             out: bytes = decompressor.decompress(feed, _INFLATE_STEP)
@@ -424,6 +470,8 @@ class _GzipStream(_Stream):
         except _INFLATE_ERRORS:
             self.feed = feed  # read it again as a stream, which says where it breaks
             return None
+        # (the parser has nothing pending here: the member starts afresh, paused before or not)
+        self.fresh = False
         if not decompressor.eof:
             # A bigger member (or the file ends inside it): the stream goes on from here,
             # with what was inflated buffered, as if it had read it.
@@ -507,15 +555,22 @@ def _member_start(handle: BinaryIO, offset: int, size: int | None = None) -> int
     while (candidate := _next_magic(handle, offset)) is not None:
         if size is not None and candidate >= size:
             return None
-        handle.seek(candidate)
-        try:
-            data = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(handle.read(4096), 5)
-        except zlib.error:
-            data = b""
-        if data == b"WARC/":
+        if _warc_member(handle, candidate):
             return candidate
         offset = candidate + 1
     return None
+
+
+def _warc_member(handle: BinaryIO, offset: int, then: int | None = None) -> bool:
+    """Whether the gzip member at *offset* begins with ``WARC/`` (the handle is left at *then*)."""
+    handle.seek(offset)
+    try:
+        data = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(handle.read(4096), 5)
+    except zlib.error:
+        data = b""
+    if then is not None:
+        handle.seek(then)
+    return data == b"WARC/"
 
 
 def _next_magic(handle: BinaryIO, offset: int) -> int | None:
@@ -801,7 +856,8 @@ def iter_records(
     memory already) and it is at most *limit* bytes (else ``too_large``); a record
     read from a whole member that keeps its block has no ``head`` (``b""``: the block
     holds it). With *align*, reading begins at the first WARC gzip member at or after
-    *start*.
+    *start* and ends before the first one at or after *stop* (as for a :class:`Task`);
+    without, reading a gzip file ends before the first member at or after *stop*.
     """
     with open(path, "rb") as handle:
         size = os.fstat(handle.fileno()).st_size  # a growing file is read up to here
@@ -813,7 +869,13 @@ def iter_records(
                 if aligned is None:
                     return
                 start = aligned
-            stream = _GzipStream(handle, start, size)
+            # The task ends where the next one begins: with *align*, at the first WARC
+            # member at or after *stop*. The members before it are read whole, records
+            # and junk: the ones that start in it are the next task's.
+            until = stop
+            if align and stop is not None:
+                until = _member_start(handle, stop, size)
+            stream, stop = _GzipStream(handle, start, size, until), None
         else:
             stream = _PlainStream(handle, start, size)
         yield from _parse(stream, stop, heads, keep, limit)
@@ -848,6 +910,9 @@ def _parse(
             if not stream.need(len(_VERSION)):
                 if stream.end > stream.at and not in_junk:
                     yield _junk(stream)
+                if stream.resume():
+                    in_junk = False
+                    continue
                 return
             here = stream.at
             header_end = None
@@ -859,13 +924,21 @@ def _parse(
             fields = {} if header_end is None else _warc_fields(header)
             length_field = fields.get("content-length", "")
             if header_end is None or not _digits(length_field):
-                if header_end is None and stream.ended and stream.peek(5) == b"WARC/":
+                if (
+                    header_end is None
+                    and stream.ended
+                    and not stream.paused
+                    and stream.peek(5) == b"WARC/"
+                ):
                     yield "broken archive (the file ends inside a WARC header)"
                     return
                 if not in_junk:
                     yield _junk(stream)
                     in_junk = True
                 if not stream.scan(_VERSION):
+                    if stream.resume():
+                        in_junk = False
+                        continue
                     return
                 continue
             position = stream.origin(here)
@@ -894,7 +967,7 @@ def _parse(
                 # after this header, so that the record it ran into is read whole.
                 record.problem = (
                     "broken: Content-Length does not match the record's end"
-                    if complete
+                    if complete or stream.paused  # (it ran up to the next WARC member)
                     else "broken: truncated record"
                 )
                 if (damage := stream.damage(here)) is not None:
@@ -908,6 +981,9 @@ def _parse(
                 stream.rewind(block_start)
                 in_junk = True
                 if not stream.scan(_VERSION):
+                    if stream.resume():
+                        in_junk = False
+                        continue
                     return
                 continue
             stream.at += trailer

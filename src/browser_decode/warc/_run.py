@@ -1,7 +1,11 @@
 """Running :class:`~._archive.Task` lists: one process, all cores, in order.
 
 A run is a list of tasks whose results are concatenated in task order, so the
-output does not depend on how many processes (or cluster workers) ran them.
+output does not depend on how many processes (or cluster workers) ran them. Nor
+does it depend on how a file is cut into tasks, on damaged archives too: a task
+reports what starts in its range (records, and stretches of junk or damage) and
+ends where the next one begins (:mod:`._archive`), so the tasks of a file give the
+pages and the summary (every count, every skip reason) of one task over all of it.
 """
 
 from __future__ import annotations
