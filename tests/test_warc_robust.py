@@ -237,11 +237,15 @@ _ARCHIVE = _fuzz_archive()
 _ARCHIVE_GZ = b"".join(gzip.compress(r, mtime=0) for r in records(CASES))
 
 
-@settings(
+#: The fuzz tests' settings (``WARC_FUZZ_EXAMPLES`` examples each; 60 by default).
+_FUZZ = settings(
     max_examples=int(os.environ.get("WARC_FUZZ_EXAMPLES", "60")),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
+
+
+@_FUZZ
 @given(
     gz=st.booleans(),
     edits=st.lists(
@@ -587,11 +591,7 @@ def _read_all(path: Path) -> tuple[list[object], list[dict[str, object]], _warc.
     return index, pages, summary
 
 
-@settings(
-    max_examples=int(os.environ.get("WARC_FUZZ_EXAMPLES", "60")),
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+@_FUZZ
 @given(
     compressed=st.booleans(),
     edits=st.lists(
@@ -701,16 +701,13 @@ def _damaged(
     return b"".join(members)
 
 
-@settings(
-    max_examples=int(os.environ.get("WARC_FUZZ_EXAMPLES", "60")),
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
-@given(
-    layout=st.sampled_from(["member per record", "one member", "members cut anywhere", "plain"]),
-    damage=st.lists(_DAMAGE, min_size=1, max_size=4),
-    shifts=st.lists(st.integers(-300, 300), min_size=1, max_size=4),
-)
+_LAYOUTS = st.sampled_from(["member per record", "one member", "members cut anywhere", "plain"])
+_DAMAGES = st.lists(_DAMAGE, min_size=1, max_size=4)
+_SHIFTS = st.lists(st.integers(-300, 300), min_size=1, max_size=4)
+
+
+@_FUZZ
+@given(layout=_LAYOUTS, damage=_DAMAGES, shifts=_SHIFTS)
 # Two that main's reader gave differently for 257-byte pieces: what a member gave before
 # its damage depended on whether the failing bytes came in the same read.
 @example(layout="members cut anywhere", damage=[("delete", 0, 1824, 4, b"\0")], shifts=[-6])
@@ -746,16 +743,12 @@ def test_fuzz_damaged_archives_read_alike_for_every_piece_size(
 _SPLIT_UNITS = records(CASES * 3)
 
 
-@settings(
-    max_examples=int(os.environ.get("WARC_FUZZ_EXAMPLES", "60")),
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+@_FUZZ
 @given(
     # (one member is one task: the plan must not cut it)
-    layout=st.sampled_from(["member per record", "one member", "members cut anywhere", "plain"]),
-    damage=st.lists(_DAMAGE, min_size=1, max_size=4),
-    shifts=st.lists(st.integers(-300, 300), min_size=1, max_size=4),
+    layout=_LAYOUTS,
+    damage=_DAMAGES,
+    shifts=_SHIFTS,
     lies=st.lists(st.tuples(st.integers(0, 1 << 16), st.integers(-300, 3000)), max_size=3),
     edits=st.lists(
         st.tuples(st.integers(0, 1 << 16), st.integers(0, 1 << 16), st.binary(max_size=12)),
