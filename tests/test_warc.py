@@ -647,9 +647,51 @@ def test_page_lines_are_to_json_lines(page: dict[str, object]) -> None:
 
 
 def test_page_lines_of_an_archive(tmp_path: Path) -> None:
-    """The CLI's lines (page_line) are to_json_line's, page by page, on every kind of case."""
+    """The CLI's lines (page_line) are to_json_line's, page by page, on every kind of case:
+    UTF-8 pages' from their bodies' bytes too."""
     archive = build(tmp_path / "a.warc.gz", (*CASES, *UNDECLARED), gz=True)
-    pages = list(_warc.read_pages(str(archive)))
-    assert pages and any(page["score"] is not None for page in pages)
-    for page in pages:
+    pages, from_bytes = [], 0
+    for page in _warc.read_pages(str(archive)):
+        from_bytes += _warc.utf8_body(page) is not None
         assert _warc_run.page_line(page) == _warc_run.to_json_line(page)
+        pages.append(page)
+    assert pages and any(page["score"] is not None for page in pages)
+    assert 0 < from_bytes < len(pages)
+    # only the last page made keeps its bytes (a page of an earlier record has none)
+    assert all(_warc.utf8_body(page) is None for page in pages[:-1])
+
+
+# The text of a UTF-8 page decoded without an error (no surrogates), and strings of what
+# orjson escapes or writes as it is.
+_UTF8_TEXTS = st.text(st.characters(exclude_categories=["Cs"])) | st.text(
+    st.sampled_from('a"\\/\n\r\t\x00\x08\x0c\x1b\x1f\x7f\x80é€\u2028\ufeff\uffff😀')
+)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(_PAGES, _UTF8_TEXTS)
+def test_a_utf8_pages_line_from_its_bytes(page: dict[str, object], text: str) -> None:
+    """page_line of a page whose text's UTF-8 bytes page_of kept (the text escaped from
+    them, the other fields by orjson) writes to_json_line's bytes, and leaves the page as
+    it was."""
+    page = {k: v for k, v in page.items() if k not in ("html", "text")} | {"html": text}
+    before = list(page.items())
+    kept = _warc._UTF8_BODY[0]
+    _warc._UTF8_BODY[0] = (text, text.encode())  # (as page_of keeps a UTF-8 page's)
+    try:
+        assert _warc.utf8_body(page) == text.encode()
+        line = _warc_run.page_line(page)
+    finally:
+        _warc._UTF8_BODY[0] = kept
+    assert line == _warc_run.to_json_line(page)
+    assert list(page.items()) == before
+    # (the path is taken where no control character but tab, LF, CR is in the text)
+    assert _warc_run._ORJSON is not None
+    dumps, error = _warc_run._ORJSON
+    plain = {**page, "score": 0.5}  # (a score that orjson writes as the standard library)
+    try:
+        taken = _warc_run._utf8_page_line(plain, text.encode(), dumps)
+    except error:  # an int over 64 bits: page_line writes the line with the standard library
+        return
+    assert (taken is not None) == (not any(c < " " and c not in "\t\n\r" for c in text))
+    assert taken in (None, _warc_run.to_json_line(plain))

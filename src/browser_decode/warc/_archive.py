@@ -1073,6 +1073,7 @@ def page_of(
 
     *detector* is ``decode_html``'s: who guesses the encoding of undeclared pages.
     """
+    _UTF8_BODY[0] = None  # (nothing of an earlier page is held: see utf8_body)
     if record.type != "response":
         return f"not a response ({record.type[:40]})"
     if record.problem is not None:
@@ -1129,9 +1130,31 @@ def page_of(
     }
     if content == "html":
         page["html"] = text
+        if kind == "html" and provenance.encoding == "UTF-8" and not provenance.replacements:
+            # The text is the body decoded as UTF-8 without an error (after its BOM, if
+            # any): its UTF-8 bytes are the body's (see utf8_body).
+            _UTF8_BODY[0] = (text, body[3:] if provenance.source is Source.BOM else body)
     elif content == "text":
         page["text"] = extracted
     return page
+
+
+#: The text and body of the last page :func:`page_of` made, when the text is the body
+#: decoded as UTF-8 without an error (see :func:`utf8_body`); ``None`` otherwise.
+_UTF8_BODY: Final[list[tuple[str, bytes] | None]] = [None]
+
+
+def utf8_body(page: dict[str, Any]) -> bytes | None:
+    """The UTF-8 bytes of ``page["html"]``, when they are at hand: the page is the last
+    that :func:`page_of` made, its text the body decoded as UTF-8 without an error, and
+    ``page["html"]`` that very text (the same object: a page changed since, or another
+    page, gets ``None``). The JSON line of such a page is written from them (``_run.page_line``)
+    instead of encoding the text again. Only the last page's are kept, until the next
+    page is made."""
+    last = _UTF8_BODY[0]
+    if last is not None and last[0] is page.get("html"):
+        return last[1]
+    return None
 
 
 def read_pages(

@@ -33,7 +33,7 @@ from typing import IO, Any, Final, Literal, Protocol
 
 from .._api import decode_html
 from .._detect._external import DetectorArg, resolve_detector
-from ._archive import Content, Record, Summary, Task, iter_records, read_pages
+from ._archive import Content, Record, Summary, Task, iter_records, read_pages, utf8_body
 from ._http import MAX_BODY
 
 #: Files larger than this are split into tasks of about this many bytes.
@@ -120,10 +120,52 @@ def page_line(page: dict[str, Any]) -> bytes:
     ):
         dumps, error = _ORJSON
         try:
+            # (a UTF-8 page's text from its body's bytes, when page_of kept them)
+            utf8 = utf8_body(page)
+            if utf8 is not None and (line := _utf8_page_line(page, utf8, dumps)) is not None:
+                return line
             return dumps(page)
         except error:  # a lone surrogate, an int over 64 bits
             return _stdlib_line(page)
     return to_json_line(page)
+
+
+#: The bytes 0x00-0x1F but tab, line feed and carriage return (``bytes.translate``'s
+#: deleted bytes: what is left of a body is those of them it holds).
+_ALL_BUT_OTHER_CONTROLS: Final = bytes(b for b in range(256) if b >= 0x20 or b in b"\t\n\r")
+
+
+def _utf8_page_line(
+    page: dict[str, Any], utf8: bytes, dumps: Callable[[dict[str, Any]], bytes]
+) -> bytes | None:
+    r"""orjson's line of a page whose last field, ``html``, is the text *utf8* decodes to
+    (without an error): the other fields by orjson, the text from its bytes, escaped as
+    orjson escapes it, not encoded again (~6 us less on a 20 KB page). ``None`` for a
+    text with other control characters (orjson writes ``\b``, ``\f``, ``\u00XX``: rare).
+
+    orjson writes a string's UTF-8 bytes as they are but for ``"`` and ``\`` (escaped
+    with a backslash) and U+0000-U+001F (``\t``, ``\n``, ``\r`` and the others above); a
+    body decoded without an error holds no surrogate, which it would refuse.
+    """
+    if (
+        len(page) < 2
+        or next(reversed(page)) != "html"
+        or utf8.translate(None, _ALL_BUT_OTHER_CONTROLS)
+    ):
+        return None
+    text = page.pop("html")
+    try:
+        head = dumps(page)  # (``{...}`` and a newline)
+    finally:
+        page["html"] = text
+    escaped = (
+        utf8.replace(b"\\", b"\\\\")
+        .replace(b'"', b'\\"')
+        .replace(b"\n", b"\\n")
+        .replace(b"\r", b"\\r")
+        .replace(b"\t", b"\\t")
+    )
+    return b"".join((head[:-2], b',"html":"', escaped, b'"}\n'))
 
 
 @dataclass
