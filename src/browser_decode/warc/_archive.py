@@ -1150,7 +1150,7 @@ def utf8_body(page: dict[str, Any]) -> bytes | None:
     ``page["html"]`` that very text (the same object: a page changed since, or another
     page, gets ``None``). The JSON line of such a page is written from them (``_run.page_line``)
     instead of encoding the text again. Only the last page's are kept, until the next
-    page is made."""
+    page is made (:func:`read_pages` lets them go once the page has been taken)."""
     last = _UTF8_BODY[0]
     if last is not None and last[0] is page.get("html"):
         return last[1]
@@ -1221,6 +1221,7 @@ def read_pages(
             summary.with_replacements += page["replacements"] > 0
             yield page
         del page
+        _UTF8_BODY[0] = None  # (its body too: the page has been written, if it was)
         since += 1
         if progress is not None and since >= _PROGRESS_EVERY:
             progress(since, position)
