@@ -668,15 +668,10 @@ def _member_end(handle: BinaryIO, start: int, size: int) -> tuple[int, str | Non
         while True:
             data = handle.read(max(min(_PIECE, size - position), 0))
             position += len(data)
-            more = bool(data)
-            while True:
-                out = decompressor.decompress(data, _INFLATE_STEP)
-                if decompressor.eof:
-                    return position - len(decompressor.unused_data), None
-                data = decompressor.unconsumed_tail
-                if not (data or len(out) == _INFLATE_STEP):
-                    break
-            if not more:
+            _inflate_into(decompressor, data, None, 0, 0)
+            if decompressor.eof:
+                return position - len(decompressor.unused_data), None
+            if not data:
                 break
         reason = "truncated gzip member"
     except _INFLATE_ERRORS:
