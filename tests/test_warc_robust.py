@@ -740,6 +740,29 @@ def test_fuzz_damaged_archives_read_alike_for_every_piece_size(
         assert _everything(path) == reference, "300-byte inflate steps"
 
 
+@_FUZZ
+@given(layout=_LAYOUTS, damage=_DAMAGES, shifts=_SHIFTS)
+# Members cut inside a record's block: main gave these broken records a length of 0.
+@example(layout="one member", damage=[("truncate", 31, 1559, 35, b"4")], shifts=[0])
+@example(layout="member per record", damage=[("truncate", 46, 1541, 38, b"\x04")], shifts=[0])
+@example(layout="members cut anywhere", damage=[("truncate", 13, 691, 28, b"\xbe")], shifts=[0])
+def test_fuzz_a_broken_record_runs_to_where_reading_resumes(
+    tmp_path_factory: pytest.TempPathFactory,
+    layout: str,
+    damage: list[tuple[str, int, int, int, bytes]],
+    shifts: list[int],
+) -> None:
+    """Every record, broken or not, has a place in the file (a record's unit, for a gzip
+    WARC its members, is cut out with ``offset`` and ``length``): a length above 0 that ends
+    in the file. A record broken by a damaged gzip member runs to where reading resumes,
+    whether the damage is found before its block ends or after (before, the first gave 0)."""
+    data = _damaged(records(CASES), layout, damage, shifts)
+    path = tmp_path_factory.mktemp("extent") / "f.warc.gz"
+    path.write_bytes(data)
+    for item in _warc.iter_records(str(path), heads=False):
+        assert isinstance(item, str) or 0 < item.length <= len(data) - item.position, item
+
+
 _SPLIT_UNITS = records(CASES * 3)
 
 

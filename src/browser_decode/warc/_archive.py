@@ -989,6 +989,8 @@ def _parse(
             if record is not None:
                 record.problem = f"broken: {gap}"
                 record.block, record.block_start, record.block_end = None, 0, None
+                # (as a record whose Content-Length does not match: to where reading resumes)
+                record.length = stream.origin_end(stream.end, strict=False) - record.position
                 yield record
             elif not in_junk:
                 yield f"broken archive ({gap})"
