@@ -23,7 +23,6 @@ that parses (``text/plain``, ``text/css``, ``application/javascript``, ...) is
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 from typing import Final
 
@@ -130,7 +129,7 @@ def _valid_utf8_as_default(body: bytes, confidence: Confidence) -> EncodingHint 
     hint = valid_utf8(body)
     if hint is None:
         return None
-    return dataclasses.replace(hint, source=Source.DEFAULT, confidence=confidence)
+    return hint._replace(source=Source.DEFAULT, confidence=confidence)
 
 
 #: XML: BOM, the charset parameter (RFC 7303: authoritative over the document,

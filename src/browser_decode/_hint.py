@@ -9,8 +9,7 @@ first hint wins.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ._get_an_encoding import Encoding
 from ._result import Confidence, Source
@@ -24,8 +23,10 @@ if TYPE_CHECKING:
 Body = bytes | bytearray | memoryview
 
 
-@dataclass(frozen=True, slots=True)
-class EncodingHint:
+class EncodingHint(NamedTuple):
+    """A stage's decision (a named tuple: cheap to build, immutable; ``_replace`` for a
+    changed copy)."""
+
     encoding: Encoding
     source: Source
     confidence: Confidence
@@ -43,8 +44,7 @@ class EncodingHint:
     detector: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Request:
+class Request(NamedTuple):
     """What the stages may look at besides the body."""
 
     mime: MimeType | None

@@ -46,7 +46,6 @@ its text.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Final
 
 from ._api import _coerce_content_type, _coerce_optional_str, run_stages, stages_for
@@ -111,9 +110,7 @@ def _xml_declaration_prefix(data: bytes) -> EncodingHint | bool | None:
 
 #: Provenance fields copied from the hint as they are.
 _COPIED: Final = tuple(
-    field.name
-    for field in dataclasses.fields(Provenance)
-    if field.name not in ("encoding", "replacements")
+    name for name in Provenance.__match_args__ if name not in ("encoding", "replacements")
 )
 
 

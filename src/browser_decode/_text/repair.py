@@ -36,11 +36,11 @@ from __future__ import annotations
 import enum
 import re
 import unicodedata
-from dataclasses import dataclass
 from typing import Final, NamedTuple
 
 from .._api import result_from_hint
 from .._decode_body import decode_body
+from .._frozen import FrozenValue, checked_as_dataclass
 from .._get_an_encoding import ENCODINGS, get_encoding
 from .._hint import EncodingHint
 from .._result import Confidence, DecodeResult, Provenance, PublicEnumType, Source
@@ -81,8 +81,8 @@ class RepairStep(NamedTuple):
     parameter: str
 
 
-@dataclass(frozen=True, slots=True)
-class RepairResult:
+@checked_as_dataclass(frozen=True)
+class RepairResult(FrozenValue):
     """The outcome of :func:`repair`.
 
     Attributes:
@@ -95,7 +95,20 @@ class RepairResult:
             could be recovered).
         reason: one sentence for humans.
         plan: the steps that turn the input into *text* (empty if unchanged).
+
+    A frozen dataclass in behaviour (``dataclasses.fields``, ``replace``, ``asdict`` work
+    on it), without importing :mod:`dataclasses` (see ``_frozen``).
     """
+
+    __slots__ = __match_args__ = (
+        "text",
+        "changed",
+        "status",
+        "wrong_decoding",
+        "provenance",
+        "reason",
+        "plan",
+    )
 
     text: str
     changed: bool
@@ -103,7 +116,26 @@ class RepairResult:
     wrong_decoding: str | None
     provenance: Provenance | None
     reason: str
-    plan: tuple[RepairStep, ...] = ()
+    plan: tuple[RepairStep, ...]
+
+    def __init__(
+        self,
+        text: str,
+        changed: bool,
+        status: RepairStatus,
+        wrong_decoding: str | None,
+        provenance: Provenance | None,
+        reason: str,
+        plan: tuple[RepairStep, ...] = (),
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "text", text)
+        _set(self, "changed", changed)
+        _set(self, "status", status)
+        _set(self, "wrong_decoding", wrong_decoding)
+        _set(self, "provenance", provenance)
+        _set(self, "reason", reason)
+        _set(self, "plan", plan)
 
     def replay(self, text: str) -> str:
         """Apply :attr:`plan` to *text* (``result.replay(input) == result.text``)."""

@@ -1,0 +1,146 @@
+"""Frozen value classes that behave as frozen ``slots`` dataclasses without importing
+:mod:`dataclasses` (which imports :mod:`inspect`, ``ast``, ``dis``, ``tokenize``: about a
+third of ``import browser_decode``).
+
+A public value class (``Provenance``, ``RepairResult``) derives from :class:`FrozenValue`,
+lists its fields in ``__slots__`` and ``__match_args__`` (in order), and writes its own
+``__init__`` (setting the fields through ``object.__setattr__``). This module gives it what
+``@dataclass(frozen=True, slots=True)`` would: the same ``repr``, ``==``, ``hash``, frozen
+assignment (:class:`dataclasses.FrozenInstanceError`), pickling state, ``__replace__``
+(``copy.replace``, Python 3.13) and, for users who call :func:`dataclasses.fields`,
+:func:`~dataclasses.replace`, :func:`~dataclasses.asdict`, :func:`~dataclasses.astuple` or
+:func:`~dataclasses.is_dataclass`, the ``__dataclass_fields__`` and ``__dataclass_params__``
+of a shadow dataclass with the same fields, built on first access (``dataclasses`` is then
+already imported by whoever asked). ``tests/test_frozen.py`` checks all of it against a real
+dataclass with the same fields.
+
+Type checkers see these classes as frozen dataclasses: decorate them with
+:func:`checked_as_dataclass` (``dataclasses.dataclass`` for a type checker, nothing at run
+time).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+__all__ = ["FrozenValue", "checked_as_dataclass"]
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass as checked_as_dataclass
+else:
+
+    def checked_as_dataclass(**_options: object) -> Any:
+        """``dataclasses.dataclass`` for type checkers; the class unchanged at run time."""
+        return _unchanged
+
+
+def _unchanged(cls: type) -> type:
+    return cls
+
+
+class _ShadowAttribute:
+    """``__dataclass_fields__`` / ``__dataclass_params__`` of the class it is set on,
+    taken from a shadow dataclass with the same fields when first read (then stored on the
+    class in place of this descriptor)."""
+
+    def __init__(self) -> None:
+        self.owner: type | None = None
+        self.name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.owner = owner
+        self.name = name
+
+    def __get__(self, instance: object, owner: type | None = None) -> Any:
+        cls = self.owner
+        assert cls is not None
+        shadow = _shadow(cls)
+        for name in ("__dataclass_fields__", "__dataclass_params__"):
+            setattr(cls, name, getattr(shadow, name))
+        return getattr(shadow, self.name)
+
+
+def _shadow(cls: type) -> type:
+    """A frozen slots dataclass with *cls*'s fields: names and order from
+    ``__match_args__``, types from the annotations, defaults from ``__init__``."""
+    import dataclasses
+    import inspect  # (dataclasses imported it)
+
+    names: tuple[str, ...] = cls.__match_args__  # type: ignore[attr-defined]
+    defaults = cls.__init__.__defaults__ or ()  # type: ignore[misc]
+    first_default = len(names) - len(defaults)
+    annotations = {}
+    for klass in reversed(cls.__mro__):
+        annotations.update(inspect.get_annotations(klass))
+    fields: list[Any] = []
+    for index, name in enumerate(names):
+        if index < first_default:
+            fields.append((name, annotations[name]))
+        else:
+            default = defaults[index - first_default]
+            fields.append((name, annotations[name], dataclasses.field(default=default)))
+    return dataclasses.make_dataclass(cls.__name__, fields, frozen=True, slots=True)
+
+
+class FrozenValue:
+    """The base of the frozen value classes (see the module's docstring)."""
+
+    __slots__ = ()
+    __match_args__: tuple[str, ...] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "__match_args__" in cls.__dict__:
+            # Each value class has its own shadow.
+            for name in ("__dataclass_fields__", "__dataclass_params__"):
+                attribute = _ShadowAttribute()
+                attribute.__set_name__(cls, name)
+                setattr(cls, name, attribute)
+
+    def _field_values(self) -> tuple[Any, ...]:
+        return tuple([getattr(self, name) for name in self.__match_args__])
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__match_args__)
+        return f"{type(self).__qualname__}({fields})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return self._field_values() == other._field_values()
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._field_values())
+
+    def __setattr__(self, name: str, value: object) -> None:
+        # As a frozen dataclass: a field of this class (or any name on the class itself,
+        # not a subclass) cannot be assigned.
+        if "__match_args__" in type(self).__dict__ or name in self.__match_args__:
+            from dataclasses import FrozenInstanceError
+
+            raise FrozenInstanceError(f"cannot assign to field {name!r}")
+        super().__setattr__(name, value)
+
+    def __delattr__(self, name: str) -> None:
+        if "__match_args__" in type(self).__dict__ or name in self.__match_args__:
+            from dataclasses import FrozenInstanceError
+
+            raise FrozenInstanceError(f"cannot delete field {name!r}")
+        super().__delattr__(name)
+
+    # Pickling: the state of a frozen slots dataclass (a list of the field values in
+    # order), so pickles made before and after these classes stopped being dataclasses
+    # load in either.
+    def __getstate__(self) -> list[Any]:
+        return [getattr(self, name) for name in self.__match_args__]
+
+    def __setstate__(self, state: list[Any]) -> None:
+        for name, value in zip(self.__match_args__, state, strict=False):
+            object.__setattr__(self, name, value)
+
+    def __replace__(self, /, **changes: Any) -> Any:
+        """``copy.replace(value, **changes)`` (Python 3.13), as ``dataclasses.replace``."""
+        for name in self.__match_args__:
+            if name not in changes:
+                changes[name] = getattr(self, name)
+        return self.__class__(**changes)
