@@ -796,3 +796,16 @@ def test_deferred_round_checked_whole_after_a_few_inputs() -> None:
         if count <= _multibyte._DEFERRED_INPUTS:
             assert later is not None and later.checked == {b"\x8f\xab"}
     assert decoder._later is None and decoder.fixes == _euc_jp.FAST.fixes
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(exclude_categories=())))
+def test_checksum_is_of_the_utf_16le_encoding(text: str) -> None:
+    """The fingerprint's checksum: ``_codecs``' UTF-16LE function gives what ``str.encode``
+    gives (lone surrogates too), so recorded fingerprints stay valid."""
+    import zlib
+
+    encoded = text.encode("utf-16-le", "surrogatepass")
+    assert _multibyte.checksum(text) == f"{len(text)}:{zlib.crc32(encoded):08x}"
+    lone = encoded + b"\x00\xd8"  # a lone surrogate
+    assert _multibyte.checksum(text + "\ud800") == f"{len(text) + 1}:{zlib.crc32(lone):08x}"

@@ -743,8 +743,11 @@ def codec_differences(
 
 
 def checksum(text: str) -> str:
-    """The length and CRC-32 of *text* (for :func:`codec_fingerprint`)."""
-    return f"{len(text)}:{zlib.crc32(text.encode('utf-16-le', 'surrogatepass')):08x}"
+    """The length and CRC-32 of *text* (for :func:`codec_fingerprint`), encoded as UTF-16LE
+    (by ``_codecs``' own function: ``str.encode`` would look the codec up, importing
+    ``encodings.utf_16_le`` on first use)."""
+    encoded = codecs.utf_16_le_encode(text, "surrogatepass")[0]
+    return f"{len(text)}:{zlib.crc32(encoded):08x}"
 
 
 def batch(prefixes: bytes, length: int, separator: bytes = b"\n") -> bytearray:
