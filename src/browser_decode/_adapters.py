@@ -29,7 +29,6 @@ a "detected" decode of compressed bytes.
 from __future__ import annotations
 
 import codecs
-from typing import Any, Final
 
 from ._api import _coerce_optional_str, decide, decode_html
 from ._content_coding import (
@@ -42,6 +41,10 @@ from ._content_coding import (
 from ._detect._external import DetectorArg, resolve_detector
 from ._infra import isomorphic_decode
 from ._result import DecodeResult, Source
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Final
 
 __all__ = [
     "MAX_DECODED_BYTES",

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final
 
 from ._bom_sniff import bom_sniff
 from ._decode_body import JSON_STAGES, XML_STAGES, BodyKind, body_kind
@@ -26,6 +25,10 @@ from ._prescan import (
 )
 from ._result import DecodeResult, Provenance, Source, with_replacements
 from ._split import PIECES_ABOVE, decode_in_pieces
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 __all__ = ["Body", "decide", "decode_html", "result_from_hint", "run_stages", "stages_for"]
 

@@ -11,7 +11,9 @@ U+FFFE stands for a pointer without a code point (null in indexes.json).
 
 from __future__ import annotations
 
-from typing import Final
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 #: index big5: 19782 pointers.
 BIG5: Final[str] = (

@@ -24,7 +24,6 @@ that parses (``text/plain``, ``text/css``, ``application/javascript``, ...) is
 from __future__ import annotations
 
 import enum
-from typing import Final
 
 from ._bom_sniff import bom_sniff
 from ._detect import valid_utf8
@@ -34,6 +33,10 @@ from ._get_an_encoding import ENCODINGS
 from ._hint import Body, EncodingHint, Stage
 from ._prescan import get_an_xml_encoding
 from ._result import Confidence, DecodeResult, Source
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 __all__ = ["BodyKind", "body_kind", "decode_body"]
 

@@ -18,12 +18,17 @@ import re
 from collections.abc import Mapping
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Final, NamedTuple
 
 from ._get_an_encoding import get_encoding
 from ._hint import EncodingHint
 from ._infra import ascii_lowercase
 from ._result import Confidence, Source
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final, NamedTuple
+else:
+    from ._frozen import NamedTuple
 
 # "HTTP whitespace is U+000A LF, U+000D CR, or an HTTP tab or space."
 # -- https://fetch.spec.whatwg.org/#http-whitespace

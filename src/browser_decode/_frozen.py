@@ -21,17 +21,63 @@ time).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import collections
 
-__all__ = ["FrozenValue", "checked_as_dataclass"]
-
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass as checked_as_dataclass
+    from typing import Any, NamedTuple
 else:
 
     def checked_as_dataclass(**_options: object) -> Any:
         """``dataclasses.dataclass`` for type checkers; the class unchanged at run time."""
         return _unchanged
+
+    class _NamedTupleMeta(type):
+        """``typing.NamedTuple``'s class syntax without importing :mod:`typing` (a tenth
+        of ``import browser_decode``): the same :func:`collections.namedtuple` class, with
+        the namespace's methods, properties and docstring, as ``typing.NamedTupleMeta``
+        makes it. Only ``__annotations__`` differs: the annotations as written (strings,
+        under ``from __future__ import annotations``), where typing has ``ForwardRef``
+        objects of them; ``typing.get_type_hints`` resolves either."""
+
+        def __new__(mcls, typename: str, bases: tuple[type, ...], namespace: dict[str, Any]) -> Any:
+            if bases != (NamedTuple,):
+                raise TypeError("can only inherit from a NamedTuple type")
+            types = namespace.get("__annotations__", {})
+            default_names: list[str] = []
+            for name in types:
+                if name in namespace:
+                    default_names.append(name)
+                elif default_names:
+                    raise TypeError(
+                        f"Non-default namedtuple field {name} cannot follow default "
+                        f"field{'s' if len(default_names) > 1 else ''} "
+                        f"{', '.join(default_names)}"
+                    )
+            cls = collections.namedtuple(
+                typename,
+                list(types),
+                defaults=[namespace[name] for name in default_names],
+                module=namespace["__module__"],
+            )
+            cls.__annotations__ = cls.__new__.__annotations__ = dict(types)
+            for key, value in namespace.items():
+                if key in _PROHIBITED:
+                    raise AttributeError("Cannot overwrite NamedTuple attribute " + key)
+                if key not in _SPECIAL and key not in cls._fields:
+                    setattr(cls, key, value)
+            return cls
+
+    _PROHIBITED = frozenset(
+        {"__new__", "__init__", "__slots__", "__getnewargs__", "_fields", "_field_defaults",
+         "_make", "_replace", "_asdict", "_source"}
+    )  # fmt: skip
+    _SPECIAL = frozenset({"__module__", "__name__", "__annotations__"})
+    NamedTuple = type.__new__(_NamedTupleMeta, "NamedTuple", (), {})
+
+
+__all__ = ["FrozenValue", "NamedTuple", "checked_as_dataclass"]
 
 
 def _unchanged(cls: type) -> type:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Final
 
 from ._hint import EncodingHint
 from ._prescan import (
@@ -34,6 +33,10 @@ from ._prescan import (
     meta_tag,
     skip_attributes,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 #: The most bytes the head scan reads.
 HEAD_SCAN_LIMIT: Final = 64 * 1024

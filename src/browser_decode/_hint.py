@@ -9,14 +9,18 @@ first hint wins.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple
 
 from ._get_an_encoding import Encoding
 from ._result import Confidence, Source
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import NamedTuple
+
     from ._detect._external import Detector
     from ._extract_mime_type import MimeType
+else:
+    from ._frozen import NamedTuple
 
 
 #: The bodies the entry points accept.

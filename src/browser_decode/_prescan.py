@@ -12,12 +12,17 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Final, NamedTuple
 
 from ._get_an_encoding import ENCODINGS, Encoding, get_encoding
 from ._hint import EncodingHint
 from ._infra import ASCII_WHITESPACE, ascii_lowercase, isomorphic_decode
 from ._result import Confidence, Source
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final, NamedTuple
+else:
+    from ._frozen import NamedTuple
 
 # "The user agent may wait for more bytes of the resource to be available ...
 # the end condition being that the user agent has seen 1024 bytes or more ...

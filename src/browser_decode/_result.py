@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from typing import Any, NamedTuple
 
 from ._frozen import FrozenValue, checked_as_dataclass
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, NamedTuple
+else:
+    from ._frozen import NamedTuple
 
 
 class PublicEnumType(enum.EnumMeta):

@@ -47,7 +47,10 @@ import threading
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import repeat
-from typing import Final, Literal, TypeAlias
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final, Literal, TypeAlias
 
 # Token decoding of a stretch builds one bytes object per token; stretches are cut at
 # resynchronisation bytes to at most about this many bytes, so memory stays bounded.

@@ -23,7 +23,6 @@ import codecs
 import math
 import re
 from collections.abc import Callable
-from typing import Final, NamedTuple
 
 from .._decoders import decode
 from .._get_an_encoding import ENCODINGS
@@ -56,6 +55,12 @@ from ._sample import (
     utf16_text,
     utf16_without_bom,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final, NamedTuple
+else:
+    from .._frozen import NamedTuple
 
 __all__ = ["default", "detect", "utf8_text", "valid_utf8"]
 

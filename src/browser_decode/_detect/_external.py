@@ -23,12 +23,17 @@ import encodings.aliases
 import math
 from collections.abc import Callable
 from functools import cache
-from typing import Final, NamedTuple, TypeAlias
 
 from .._get_an_encoding import ENCODINGS, Encoding, get_encoding
 from .._hint import EncodingHint, Request
 from .._labels import LABELS
 from .._result import Confidence, Source
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final, NamedTuple, TypeAlias
+else:
+    from .._frozen import NamedTuple
 
 __all__ = ["BUILTIN", "Detector", "DetectorArg", "detection_stage", "resolve_detector"]
 

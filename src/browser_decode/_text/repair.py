@@ -36,7 +36,6 @@ from __future__ import annotations
 import enum
 import re
 import unicodedata
-from typing import Final, NamedTuple
 
 from .._api import result_from_hint
 from .._decode_body import decode_body
@@ -44,6 +43,12 @@ from .._frozen import FrozenValue, checked_as_dataclass
 from .._get_an_encoding import ENCODINGS, get_encoding
 from .._hint import EncodingHint
 from .._result import Confidence, DecodeResult, Provenance, PublicEnumType, Source
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final, NamedTuple
+else:
+    from .._frozen import NamedTuple
 
 __all__ = [
     "RepairResult",

@@ -26,7 +26,6 @@ copy unambiguous, and :func:`to_utf8_document` does both:
 from __future__ import annotations
 
 import re
-from typing import Final
 
 from .._head_scan import next_meta
 from .._prescan import (
@@ -38,6 +37,10 @@ from .._prescan import (
     prescan,
     skip_token,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 __all__ = ["to_utf8_document"]
 
