@@ -506,3 +506,15 @@ def repair(
         f"{wrong_name} decode undone; the bytes are {provenance}",
         plan,
     )
+
+
+# Public in browser_decode, which imports this module on first use: reprs and pickles
+# name the package, as for the names it imports at once.
+for _public in (
+    RepairResult,
+    RepairStatus,
+    RepairStep,
+    repair,
+):
+    _public.__module__ = "browser_decode"
+del _public

@@ -221,3 +221,10 @@ def to_utf8_document(text: str, *, bom: bool = True) -> bytes:
     if bom or data.startswith(_BOM):
         return _BOM + data
     return data
+
+
+# Public in browser_decode, which imports this module on first use: reprs and pickles
+# name the package, as for the names it imports at once.
+for _public in (to_utf8_document,):
+    _public.__module__ = "browser_decode"
+del _public
