@@ -32,8 +32,6 @@ from .._result import Confidence, Source
 from .._split import decode_utf8_strict
 from ._calibration import calibrated, calibrated_prefilter, calibrated_utf16
 from ._hints import default_encoding_of, tld_encoding
-from ._models import SINGLE_BYTE
-from ._rank import DEFAULT_BONUS, HINT_BONUS, _Ranked, prefer, rank_candidates
 from ._sample import (
     CONTROLS_OR_ESC,
     HEAD,
@@ -59,6 +57,8 @@ from ._sample import (
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Final, NamedTuple
+
+    from ._rank import _Ranked
 else:
     from .._frozen import NamedTuple
 
@@ -216,6 +216,10 @@ def evidence(
     if valid is not None:
         return Evidence(_hint("UTF-8", calibrated_prefilter(valid), None))
 
+    # The ranking and its models are imported here, on the first body that needs them
+    # (2-3 ms of ``import browser_decode`` that declared and UTF-8 pages never use).
+    from ._rank import DEFAULT_BONUS, HINT_BONUS, prefer, rank_candidates
+
     hinted = (
         {
             _SAME_DECODER.get(e.name, e.name): e
@@ -301,6 +305,8 @@ def _tie_beyond(
 ) -> bytes | None:
     """The bytes 0x80-0xFF of the sample *whole_of()* when the two best candidates
     decode *high* (those of its prefix *trimmed*) alike but not them; else ``None``."""
+    from ._models import SINGLE_BYTE
+
     if len(ranked) < 2:
         return None
     a, b = ranked[0].name, ranked[1].name
@@ -344,6 +350,8 @@ def _margin(ranked: list[_Ranked], high: bytes) -> tuple[float, int]:
     stand-in (the upper bound of candidates not scored exactly) always counts.
     Against a multi-byte candidate or a stand-in, every distinct byte is evidence.
     """
+    from ._models import SINGLE_BYTE
+
     best = ranked[0]
     for other in ranked[1:]:
         if other.exact and other.name in SINGLE_BYTE and best.name in SINGLE_BYTE:
