@@ -125,6 +125,10 @@ def test_the_classes_have_the_references_shape() -> None:
         assert ours_fields == reference_fields
         assert repr(ours.__dataclass_params__) == repr(reference.__dataclass_params__)
         assert ours.__qualname__ == reference.__qualname__
+        assert ours.__mro__[1:] == reference.__mro__[1:] == (object,)
+        for method in ("__init__", "__repr__", "__eq__", "__hash__", "__setattr__", "__delattr__"):
+            ours_method, reference_method = getattr(ours, method), getattr(reference, method)
+            assert ours_method.__qualname__ == reference_method.__qualname__, method
 
 
 @pytest.mark.parametrize(("ours", "reference", "args", "kwargs"), CASES, ids=IDS)
@@ -174,6 +178,8 @@ def test_a_value_behaves_as_the_reference(
     assert repr(again) == repr(dataclasses.replace(expected, **{first: "y"}))
     # copy.replace (Python 3.13) calls __replace__
     assert repr(value.__replace__(**{first: "y"})) == repr(again)
+    if hasattr(copy, "replace"):  # Python 3.13
+        assert repr(copy.replace(value, **{first: "y"})) == repr(again)
     with pytest.raises(TypeError) as raised:
         dataclasses.replace(value, colour="red")
     with pytest.raises(TypeError) as reference_raised:

@@ -2,9 +2,11 @@
 :mod:`dataclasses` (which imports :mod:`inspect`, ``ast``, ``dis``, ``tokenize``: about a
 third of ``import browser_decode``).
 
-A public value class (``Provenance``, ``RepairResult``) derives from :class:`FrozenValue`,
-lists its fields in ``__slots__`` and ``__match_args__`` (in order), and writes its own
-``__init__`` (setting the fields through ``object.__setattr__``). This module gives it what
+A public value class (``Provenance``, ``RepairResult``) lists its fields in ``__slots__``
+and ``__match_args__`` (in order), writes its own ``__init__`` (setting the fields through
+``object.__setattr__``), and is decorated with :func:`checked_as_dataclass`, which is
+``dataclasses.dataclass`` for type checkers and :func:`frozen_value` at run time. That gives
+it what
 ``@dataclass(frozen=True, slots=True)`` would: the same ``repr``, ``==``, ``hash``, frozen
 assignment (:class:`dataclasses.FrozenInstanceError`), pickling state, ``__replace__``
 (``copy.replace``, Python 3.13) and, for users who call :func:`dataclasses.fields`,
@@ -14,24 +16,24 @@ of a shadow dataclass with the same fields, built on first access (``dataclasses
 already imported by whoever asked). ``tests/test_frozen.py`` checks all of it against a real
 dataclass with the same fields.
 
-Type checkers see these classes as frozen dataclasses: decorate them with
-:func:`checked_as_dataclass` (``dataclasses.dataclass`` for a type checker, nothing at run
-time).
+Also :data:`NamedTuple`: ``typing.NamedTuple``'s class syntax without importing
+:mod:`typing`.
 """
 
 from __future__ import annotations
 
 import collections
+import types
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass as checked_as_dataclass
-    from typing import Any, NamedTuple
+    from typing import Any, Final, NamedTuple
 else:
 
     def checked_as_dataclass(**_options: object) -> Any:
-        """``dataclasses.dataclass`` for type checkers; the class unchanged at run time."""
-        return _unchanged
+        """``dataclasses.dataclass`` for type checkers; :func:`frozen_value` at run time."""
+        return frozen_value
 
     class _NamedTupleMeta(type):
         """``typing.NamedTuple``'s class syntax without importing :mod:`typing` (a tenth
@@ -77,11 +79,7 @@ else:
     NamedTuple = type.__new__(_NamedTupleMeta, "NamedTuple", (), {})
 
 
-__all__ = ["FrozenValue", "NamedTuple", "checked_as_dataclass"]
-
-
-def _unchanged(cls: type) -> type:
-    return cls
+__all__ = ["NamedTuple", "checked_as_dataclass", "frozen_value"]
 
 
 class _ShadowAttribute:
@@ -128,65 +126,97 @@ def _shadow(cls: type) -> type:
     return dataclasses.make_dataclass(cls.__name__, fields, frozen=True, slots=True)
 
 
-class FrozenValue:
-    """The base of the frozen value classes (see the module's docstring)."""
+def _values(self: Any) -> tuple[Any, ...]:
+    return tuple([getattr(self, name) for name in self.__match_args__])
 
-    __slots__ = ()
-    __match_args__: tuple[str, ...] = ()
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        if "__match_args__" in cls.__dict__:
-            # Each value class has its own shadow.
-            for name in ("__dataclass_fields__", "__dataclass_params__"):
-                attribute = _ShadowAttribute()
-                attribute.__set_name__(cls, name)
-                setattr(cls, name, attribute)
+def _frozen(self: Any, name: str) -> bool:
+    # As a frozen dataclass: a field, or any name of an instance of the class itself (not
+    # of a subclass), cannot be assigned or deleted.
+    return "__match_args__" in type(self).__dict__ or name in self.__match_args__
 
-    def _field_values(self) -> tuple[Any, ...]:
-        return tuple([getattr(self, name) for name in self.__match_args__])
 
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__match_args__)
-        return f"{type(self).__qualname__}({fields})"
+def __repr__(self: Any) -> str:
+    fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__match_args__)
+    return f"{type(self).__qualname__}({fields})"
 
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is self.__class__:
-            return self._field_values() == other._field_values()
-        return NotImplemented
 
-    def __hash__(self) -> int:
-        return hash(self._field_values())
+def __eq__(self: Any, other: object) -> bool:
+    if other.__class__ is self.__class__:
+        return _values(self) == _values(other)
+    return NotImplemented
 
-    def __setattr__(self, name: str, value: object) -> None:
-        # As a frozen dataclass: a field of this class (or any name on the class itself,
-        # not a subclass) cannot be assigned.
-        if "__match_args__" in type(self).__dict__ or name in self.__match_args__:
-            from dataclasses import FrozenInstanceError
 
-            raise FrozenInstanceError(f"cannot assign to field {name!r}")
-        super().__setattr__(name, value)
+def __hash__(self: Any) -> int:
+    return hash(_values(self))
 
-    def __delattr__(self, name: str) -> None:
-        if "__match_args__" in type(self).__dict__ or name in self.__match_args__:
-            from dataclasses import FrozenInstanceError
 
-            raise FrozenInstanceError(f"cannot delete field {name!r}")
-        super().__delattr__(name)
+def __setattr__(self: Any, name: str, value: object) -> None:
+    if _frozen(self, name):
+        from dataclasses import FrozenInstanceError
 
-    # Pickling: the state of a frozen slots dataclass (a list of the field values in
-    # order), so pickles made before and after these classes stopped being dataclasses
-    # load in either.
-    def __getstate__(self) -> list[Any]:
-        return [getattr(self, name) for name in self.__match_args__]
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+    object.__setattr__(self, name, value)
 
-    def __setstate__(self, state: list[Any]) -> None:
-        for name, value in zip(self.__match_args__, state, strict=False):
-            object.__setattr__(self, name, value)
 
-    def __replace__(self, /, **changes: Any) -> Any:
-        """``copy.replace(value, **changes)`` (Python 3.13), as ``dataclasses.replace``."""
-        for name in self.__match_args__:
-            if name not in changes:
-                changes[name] = getattr(self, name)
-        return self.__class__(**changes)
+def __delattr__(self: Any, name: str) -> None:
+    if _frozen(self, name):
+        from dataclasses import FrozenInstanceError
+
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+    object.__delattr__(self, name)
+
+
+# Pickling: the state of a frozen slots dataclass (a list of the field values in order),
+# so pickles made before and after these classes stopped being dataclasses load in either.
+def __getstate__(self: Any) -> list[Any]:
+    return [getattr(self, name) for name in self.__match_args__]
+
+
+def __setstate__(self: Any, state: list[Any]) -> None:
+    for name, value in zip(self.__match_args__, state, strict=False):
+        object.__setattr__(self, name, value)
+
+
+def __replace__(self: Any, /, **changes: Any) -> Any:
+    """``copy.replace(value, **changes)`` (Python 3.13), as ``dataclasses.replace``."""
+    for name in self.__match_args__:
+        if name not in changes:
+            changes[name] = getattr(self, name)
+    return self.__class__(**changes)
+
+
+_METHODS: Final = (
+    __repr__,
+    __eq__,
+    __hash__,
+    __setattr__,
+    __delattr__,
+    __getstate__,
+    __setstate__,
+    __replace__,
+)
+
+
+def frozen_value(cls: type) -> type:
+    """Give *cls* (its fields in ``__slots__`` and ``__match_args__``, its own
+    ``__init__``) the methods of a frozen slots dataclass, each a function of its own named
+    as the class's (as ``dataclass`` does), and its lazily built ``__dataclass_fields__``
+    and ``__dataclass_params__``. The class is the same object: its ``__mro__`` is
+    unchanged."""
+    for method in _METHODS:
+        name = method.__name__
+        if name not in cls.__dict__:
+            copy = types.FunctionType(
+                method.__code__, method.__globals__, name, method.__defaults__
+            )
+            copy.__kwdefaults__ = method.__kwdefaults__
+            copy.__qualname__ = f"{cls.__qualname__}.{name}"
+            copy.__doc__ = method.__doc__
+            copy.__module__ = cls.__module__
+            setattr(cls, name, copy)
+    for name in ("__dataclass_fields__", "__dataclass_params__"):
+        attribute = _ShadowAttribute()
+        attribute.__set_name__(cls, name)
+        setattr(cls, name, attribute)
+    return cls

@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 
-from ._frozen import FrozenValue, checked_as_dataclass
+from ._frozen import checked_as_dataclass
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -67,7 +67,7 @@ class Confidence(str, enum.Enum, metaclass=PublicEnumType):
 
 
 @checked_as_dataclass(frozen=True)
-class Provenance(FrozenValue):
+class Provenance:
     """How the encoding of a body was decided.
 
     Attributes:

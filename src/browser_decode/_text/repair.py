@@ -39,7 +39,7 @@ import unicodedata
 
 from .._api import result_from_hint
 from .._decode_body import decode_body
-from .._frozen import FrozenValue, checked_as_dataclass
+from .._frozen import checked_as_dataclass
 from .._get_an_encoding import ENCODINGS, get_encoding
 from .._hint import EncodingHint
 from .._result import Confidence, DecodeResult, Provenance, PublicEnumType, Source
@@ -87,7 +87,7 @@ class RepairStep(NamedTuple):
 
 
 @checked_as_dataclass(frozen=True)
-class RepairResult(FrozenValue):
+class RepairResult:
     """The outcome of :func:`repair`.
 
     Attributes:
