@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .._cjk_indexes import BIG5
+from .._cjk_big5 import BIG5
 from .._indexes import NO_CODE_POINT
 from ._multibyte import (
     FastDecoder,

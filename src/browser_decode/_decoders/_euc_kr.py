@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .._cjk_indexes import EUC_KR
+from .._cjk_euc_kr import EUC_KR
 from .._indexes import NO_CODE_POINT
 from ._multibyte import (
     FastDecoder,

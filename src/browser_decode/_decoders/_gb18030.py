@@ -13,7 +13,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
 
-from .._cjk_indexes import GB18030, GB18030_RANGES
+from .._cjk_gb18030 import GB18030, GB18030_RANGES
 from .._indexes import NO_CODE_POINT
 from ._multibyte import (
     CONTINUE,

@@ -35,7 +35,7 @@ from collections.abc import Callable
 from itertools import accumulate, compress, repeat
 from operator import eq, itemgetter
 
-from .._cjk_indexes import JIS0208
+from .._cjk_jis import JIS0208
 from .._indexes import NO_CODE_POINT
 from ._euc_jp import FAST as _EUC_JP
 from ._multibyte import (

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
-from .._cjk_indexes import JIS0208
+from .._cjk_jis import JIS0208
 from .._indexes import NO_CODE_POINT
 from ._multibyte import (
     CONTINUE,
