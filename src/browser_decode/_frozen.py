@@ -6,9 +6,8 @@ A public value class (``Provenance``, ``RepairResult``) lists its fields in ``__
 and ``__match_args__`` (in order), writes its own ``__init__`` (setting the fields through
 ``object.__setattr__``), and is decorated with :func:`checked_as_dataclass`, which is
 ``dataclasses.dataclass`` for type checkers and :func:`frozen_value` at run time. That gives
-it what
-``@dataclass(frozen=True, slots=True)`` would: the same ``repr``, ``==``, ``hash``, frozen
-assignment (:class:`dataclasses.FrozenInstanceError`), pickling state, ``__replace__``
+it what ``@dataclass(frozen=True, slots=True)`` would: the same ``repr``, ``==``, ``hash``,
+frozen assignment (:class:`dataclasses.FrozenInstanceError`), pickling state, ``__replace__``
 (``copy.replace``, Python 3.13) and, for users who call :func:`dataclasses.fields`,
 :func:`~dataclasses.replace`, :func:`~dataclasses.asdict`, :func:`~dataclasses.astuple` or
 :func:`~dataclasses.is_dataclass`, the ``__dataclass_fields__`` and ``__dataclass_params__``
