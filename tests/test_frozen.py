@@ -325,3 +325,37 @@ def test_public_named_tuples_resolve_their_annotations() -> None:
     assert typing.get_type_hints(RepairStep) == {"action": str, "parameter": str}
     assert DecodeResult._fields == ("text", "provenance")
     assert RepairStep("skip", "3")._replace(parameter="2") == ("skip", "2")
+
+
+def test_type_checkers_see_frozen_dataclasses(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A user's mypy takes Provenance and RepairResult for the frozen dataclasses they were:
+    ``dataclasses.replace`` and ``fields`` accept them (and check the field names), an
+    assignment to a field is an error."""
+    mypy_api = pytest.importorskip("mypy.api")
+    user = tmp_path / "user.py"
+    user.write_text(
+        "import dataclasses\n"
+        "from browser_decode import Provenance, decode_html, repair\n"
+        "p = dataclasses.replace(decode_html(b'x').provenance, label='x')\n"
+        "reveal_type(p)\n"
+        "reveal_type(dataclasses.replace(repair('x'), text='y'))\n"
+        "names = [f.name for f in dataclasses.fields(Provenance)]\n"
+        "p.label = 'z'\n"
+        "dataclasses.replace(p, colour=1)\n"
+    )
+    source = str(Path(browser_decode.__file__).parent.parent)
+    monkeypatch.setenv("MYPYPATH", source)
+    stdout, _, _ = mypy_api.run(
+        ["--strict", "--python-version", "3.10", "--cache-dir", str(tmp_path / "cache"),
+         "--config-file", "", str(user)]
+    )  # fmt: skip
+    lines = [line.split(": ", 1)[1] for line in stdout.splitlines() if ": " in line]
+    assert lines == [
+        'note: Revealed type is "browser_decode._result.Provenance"',
+        'note: Revealed type is "browser_decode._text.repair.RepairResult"',
+        'error: Property "label" defined in "Provenance" is read-only  [misc]',
+        'error: Unexpected keyword argument "colour" for "replace" of "Provenance"  [call-arg]',
+        'note: "replace" defined in "browser_decode._result"',
+    ], (stdout, source)
