@@ -345,7 +345,7 @@ def first_decode_ms() -> dict[str, float]:
     from browser_decode._labels import NAMES
 
     # Every module compiled first, as pip does at install: otherwise the first encoding
-    # that loads the CJK decoders also pays for compiling _cjk_indexes.py (0.5 MB).
+    # that loads the CJK decoders also pays for compiling its _cjk_*.py (120-150 KB).
     subprocess.run([sys.executable, "-c", _COMPILE_ALL], env=_env(), check=True)
     out = {}
     for name in NAMES:

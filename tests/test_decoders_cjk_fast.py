@@ -796,3 +796,43 @@ def test_deferred_round_checked_whole_after_a_few_inputs() -> None:
         if count <= _multibyte._DEFERRED_INPUTS:
             assert later is not None and later.checked == {b"\x8f\xab"}
     assert decoder._later is None and decoder.fixes == _euc_jp.FAST.fixes
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(exclude_categories=())))
+def test_checksum_is_of_the_utf_16le_encoding(text: str) -> None:
+    """The fingerprint's checksum: ``_codecs``' UTF-16LE function gives what ``str.encode``
+    gives (lone surrogates too), so recorded fingerprints stay valid."""
+    import zlib
+
+    encoded = text.encode("utf-16-le", "surrogatepass")
+    assert _multibyte.checksum(text) == f"{len(text)}:{zlib.crc32(encoded):08x}"
+    lone = encoded + b"\x00\xd8"  # a lone surrogate
+    assert _multibyte.checksum(text + "\ud800") == f"{len(text) + 1}:{zlib.crc32(lone):08x}"
+
+
+@pytest.mark.parametrize("bound", [1000, 1 << 17])
+def test_token_dict_of_computed_decoders_is_bounded_and_exact(
+    bound: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """gb18030's token decoder looks tokens up by their bytes in a dict of those met so far
+    (learning each stretch's new ones); with few entries allowed it is emptied and learns
+    again: the output is the standard's throughout, the dict never larger than allowed."""
+    monkeypatch.setattr(_multibyte, "_COMPUTED", bound)
+    old = _gb18030.TOKENS
+    tokens = _multibyte.TokenDecoder(
+        old.multi, old.singles, old.separator, old.build, old.leads, old.row, old.compute,
+        old.resync, old.legit,
+    )  # fmt: skip
+    rng = random.Random(f"learn-{bound}")
+    four = "".join(chr(rng.randrange(0x0400, 0x1000)) for _ in range(300))  # four-byte
+    sizes = []
+    for _ in range(6):
+        text = valid_text("gb18030", rng, 500)
+        data = text + four.encode("gb18030") + random_bytes(rng, 400) + text
+        assert tokens(data) == _gb18030.reference_decode(data)
+        sizes.append(len(tokens._by_token))
+        assert 0 < sizes[-1] <= bound
+    # (each input, one stretch, has fewer than 1000 tokens, the six more: the dict was
+    # emptied with the lower bound, never with the real one)
+    assert (sizes == sorted(sizes)) == (bound > 1000)

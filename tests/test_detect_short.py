@@ -371,3 +371,22 @@ def test_utf16_text_with_letters_scores_high(codec: str) -> None:
         assert found.hint is not None and found.hint.score is not None
         assert found.hint.encoding.name == codec.upper().replace("-LE", "LE").replace("-BE", "BE")
         assert found.hint.score >= 0.9
+
+
+def test_ranking_is_imported_by_the_first_body_that_needs_it() -> None:
+    """``import browser_decode`` leaves out the ranking and its models (declared and UTF-8
+    pages never use them); the first body that detection ranks imports them."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, browser_decode\n"
+        "names = ('browser_decode._detect._rank', 'browser_decode._detect._models')\n"
+        "print(sum(name in sys.modules for name in names))\n"
+        "browser_decode.decode_html(b'<p>caf\\xc3\\xa9 ok</p>')\n"
+        "print(sum(name in sys.modules for name in names))\n"
+        "result = browser_decode.decode_html('Привет, как дела? Всё хорошо.'.encode('cp1251'))\n"
+        "print(sum(name in sys.modules for name in names), result.encoding)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.split() == ["0", "0", "2", "windows-1251"], done.stderr

@@ -613,8 +613,9 @@ def test_tie_beyond_reads_all_the_sample_only_when_needed(head: bytes, rest: byt
     """_tie_beyond checks the rest of the sample for a byte the two best decode differently
     before collecting its bytes 0x80-0xFF: the answer the whole collection gives."""
     from browser_decode._decoders import decode
-    from browser_decode._detect import _Ranked, _tie_beyond
+    from browser_decode._detect import _tie_beyond
     from browser_decode._detect._models import SINGLE_BYTE
+    from browser_decode._detect._rank import _Ranked
     from browser_decode._detect._sample import high_bytes, trim_sample
 
     whole = head + rest

@@ -224,3 +224,23 @@ def test_skip_attributes_equals_repeated_get_an_attribute(data: bytes) -> None:
     except _OutOfBytes:
         fast = "out of bytes"
     assert fast == slow()
+
+
+def test_lazily_compiled_expressions() -> None:
+    """The prescan loop's expressions are compiled on first use; the group number that
+    charset_meta relies on is the pattern's."""
+    import re
+    import subprocess
+    import sys
+
+    from browser_decode import _prescan
+
+    assert 2 + re.compile(_prescan._CHARSET_META_PATTERN).groups == _prescan._PRAGMA_GROUPS
+    code = (
+        "from browser_decode import _prescan, decode_html\n"
+        "print(len(_prescan._SCAN))\n"
+        "decode_html(b'<meta name=x charset=koi8-r>')\n"
+        "print(len(_prescan._SCAN))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.split() == ["0", "2"], done.stderr

@@ -45,9 +45,12 @@ from ._decode_body import decode_body
 from ._get_an_encoding import Encoding, get_encoding
 from ._result import Confidence, DecodeResult, Provenance, Source
 from ._streaming import StreamDecoder
-from ._text.normalize import normalize_for_matching
-from ._text.repair import RepairResult, RepairStatus, RepairStep, repair
-from ._text.utf8_document import to_utf8_document
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ._text.normalize import normalize_for_matching
+    from ._text.repair import RepairResult, RepairStatus, RepairStep, repair
+    from ._text.utf8_document import to_utf8_document
 
 __all__ = [
     "Confidence",
@@ -73,9 +76,34 @@ __all__ = [
 ]
 __version__ = "0.1.0"
 
+#: Public names whose modules are imported when a name is first used (PEP 562): repair's
+#: expressions and tables, the UTF-8 document rewrite and the matching normalization cost
+#: a sixth of ``import browser_decode`` that most programs never use. Their modules give
+#: their names this package as ``__module__`` themselves, as the loop below does here.
+_ON_FIRST_USE = {
+    "normalize_for_matching": "._text.normalize",
+    "RepairResult": "._text.repair",
+    "RepairStatus": "._text.repair",
+    "RepairStep": "._text.repair",
+    "repair": "._text.repair",
+    "to_utf8_document": "._text.utf8_document",
+}
+
 for _name in __all__:
-    globals()[_name].__module__ = __name__
+    if _name not in _ON_FIRST_USE:
+        globals()[_name].__module__ = __name__
 del _name
+
+
+def __getattr__(name: str) -> object:
+    module = _ON_FIRST_USE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
 
 
 def __dir__() -> list[str]:

@@ -29,8 +29,6 @@ a "detected" decode of compressed bytes.
 from __future__ import annotations
 
 import codecs
-import inspect
-from typing import Any, Final
 
 from ._api import _coerce_optional_str, decide, decode_html
 from ._content_coding import (
@@ -43,6 +41,10 @@ from ._content_coding import (
 from ._detect._external import DetectorArg, resolve_detector
 from ._infra import isomorphic_decode
 from ._result import DecodeResult, Source
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Final
 
 __all__ = [
     "MAX_DECODED_BYTES",
@@ -249,6 +251,14 @@ def _decompressed(response: object, data: bytes, raw: bool) -> bytes:
     return data
 
 
+def _is_coroutine_function(function: object) -> bool:
+    # inspect is imported here, on a response's first read, not by ``import browser_decode``
+    # (it costs a third of that import: it imports ast, dis and tokenize).
+    import inspect
+
+    return inspect.iscoroutinefunction(function)
+
+
 def _body(response: object, func: str) -> bytes:
     body = getattr(response, "body", None)  # Scrapy
     if isinstance(body, (bytes, bytearray)):
@@ -257,7 +267,7 @@ def _body(response: object, func: str) -> bytes:
     if isinstance(content, (bytes, bytearray)):
         return _decompressed(response, bytes(content), raw=False)
     read = getattr(response, "read", None)
-    if read is not None and inspect.iscoroutinefunction(read):
+    if read is not None and _is_coroutine_function(read):
         raise TypeError(f"{func}() got an async response: use 'await adecode_response(response)'")
     if read is not None and hasattr(response, "isclosed"):  # http.client.HTTPResponse
         if response.isclosed():
@@ -322,7 +332,7 @@ async def adecode_response(
     detector = resolve_detector(detector)
     content_type = _content_type(response, "adecode_response")
     reader = getattr(response, "aread", None) or getattr(response, "read", None)
-    if reader is None or not inspect.iscoroutinefunction(reader):
+    if reader is None or not _is_coroutine_function(reader):
         what = type(response).__name__
         raise TypeError(
             _UNSUPPORTED.format(func="adecode_response", what=what, missing="async read()")

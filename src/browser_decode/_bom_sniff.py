@@ -5,11 +5,13 @@ https://encoding.spec.whatwg.org/#bom-sniff
 
 from __future__ import annotations
 
-from typing import Final
-
 from ._get_an_encoding import ENCODINGS
 from ._hint import EncodingHint
 from ._result import Confidence, Source
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 # "1. Let BOM be the result of peeking 3 bytes from ioQueue, converted to a byte
 # sequence.

@@ -23,9 +23,23 @@ import importlib
 import re
 import zlib
 from collections.abc import Callable
-from typing import Final, Protocol
 
 from ._infra import ascii_lowercase
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final, Protocol
+
+    # (for type checkers only: run time needs no Protocol class, and so no typing)
+    class _Decompressor(Protocol):
+        @property
+        def eof(self) -> bool: ...
+        @property
+        def unused_data(self) -> bytes: ...
+        @property
+        def unconsumed_tail(self) -> bytes: ...
+        def decompress(self, data: bytes, max_length: int = ..., /) -> bytes: ...
+
 
 #: The default cap on one decoded body: 64 MiB (a page larger than that is not a web page).
 MAX_DECODED_BYTES: Final = 64 << 20
@@ -63,16 +77,6 @@ class UnsupportedCoding(ContentCodingError):
     """A coding this installation cannot undo (unknown, or its package is missing)."""
 
     reason = "unsupported content coding"
-
-
-class _Decompressor(Protocol):
-    @property
-    def eof(self) -> bool: ...
-    @property
-    def unused_data(self) -> bytes: ...
-    @property
-    def unconsumed_tail(self) -> bytes: ...
-    def decompress(self, data: bytes, max_length: int = ..., /) -> bytes: ...
 
 
 def _looks_like_markup(data: bytes) -> bool:

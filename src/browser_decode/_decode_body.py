@@ -23,9 +23,7 @@ that parses (``text/plain``, ``text/css``, ``application/javascript``, ...) is
 
 from __future__ import annotations
 
-import dataclasses
 import enum
-from typing import Final
 
 from ._bom_sniff import bom_sniff
 from ._detect import valid_utf8
@@ -35,6 +33,10 @@ from ._get_an_encoding import ENCODINGS
 from ._hint import Body, EncodingHint, Stage
 from ._prescan import get_an_xml_encoding
 from ._result import Confidence, DecodeResult, Source
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 __all__ = ["BodyKind", "body_kind", "decode_body"]
 
@@ -130,7 +132,7 @@ def _valid_utf8_as_default(body: bytes, confidence: Confidence) -> EncodingHint 
     hint = valid_utf8(body)
     if hint is None:
         return None
-    return dataclasses.replace(hint, source=Source.DEFAULT, confidence=confidence)
+    return hint._replace(source=Source.DEFAULT, confidence=confidence)
 
 
 #: XML: BOM, the charset parameter (RFC 7303: authoritative over the document,

@@ -16,15 +16,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Final
 
 from ._get_an_encoding import get_encoding
 from ._hint import EncodingHint
 from ._infra import ascii_lowercase
 from ._result import Confidence, Source
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final, NamedTuple
+else:
+    from ._frozen import NamedTuple
 
 # "HTTP whitespace is U+000A LF, U+000D CR, or an HTTP tab or space."
 # -- https://fetch.spec.whatwg.org/#http-whitespace
@@ -40,13 +44,16 @@ _TOKEN: Final = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
 _QUOTED_STRING_TOKEN: Final = re.compile("[\t\x20-\x7e\x80-\xff]*")
 
 
-@dataclass(frozen=True, slots=True)
-class MimeType:
+#: The parameters of a MIME type that has none (read-only, so one serves every such type).
+_NO_PARAMETERS: Final[Mapping[str, str]] = MappingProxyType({})
+
+
+class MimeType(NamedTuple):
     """A parsed MIME type: lower-cased ``type``/``subtype`` and parameters."""
 
     type: str
     subtype: str
-    parameters: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    parameters: Mapping[str, str] = _NO_PARAMETERS
 
     @property
     def essence(self) -> str:
@@ -234,8 +241,8 @@ def _extract_mime_type(content_type: str) -> MimeType | None:
         elif "charset" not in mime.parameters and charset is not None:
             # "5. Otherwise, if mimeType's parameters["charset"] does not exist,
             # and charset is non-null, set mimeType's parameters["charset"] to charset."
-            mime = replace(
-                mime, parameters=MappingProxyType({**mime.parameters, "charset": charset})
+            mime = mime._replace(
+                parameters=MappingProxyType({**mime.parameters, "charset": charset})
             )
     return mime
 

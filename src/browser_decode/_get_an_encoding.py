@@ -5,10 +5,12 @@ https://encoding.spec.whatwg.org/#concept-encoding-get
 
 from __future__ import annotations
 
-from typing import Final
-
 from ._infra import ASCII_WHITESPACE, ascii_lowercase, isomorphic_decode
 from ._labels import LABELS, NAMES
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 __all__ = ["Encoding", "get_encoding"]
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Final
 
 from ._hint import EncodingHint
 from ._prescan import (
@@ -34,6 +33,10 @@ from ._prescan import (
     meta_tag,
     skip_attributes,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 #: The most bytes the head scan reads.
 HEAD_SCAN_LIMIT: Final = 64 * 1024
@@ -51,7 +54,7 @@ _HEAD_ELEMENTS: Final = frozenset(
 )
 
 # The tokens of the loop in :func:`next_meta` in one C call (as the prescan's, see
-# ``_prescan._PRESCAN_TOKENS``: each alternative consumes a whole token exactly as one
+# ``_prescan._PRESCAN_TOKENS_PATTERN``: each alternative consumes a whole token exactly as one
 # step of the loop does, or fails). A tag name ends at the first space, "/" or ">".
 _NAME_END: Final = rb"(?=[\t\n\x0c\r />])"
 _COMMENT: Final = rb"<!--(?s:.*?)-->"  # (the "-->" is looked for after the "<!--")

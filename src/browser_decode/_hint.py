@@ -9,23 +9,28 @@ first hint wins.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from ._get_an_encoding import Encoding
 from ._result import Confidence, Source
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import NamedTuple
+
     from ._detect._external import Detector
     from ._extract_mime_type import MimeType
+else:
+    from ._frozen import NamedTuple
 
 
 #: The bodies the entry points accept.
 Body = bytes | bytearray | memoryview
 
 
-@dataclass(frozen=True, slots=True)
-class EncodingHint:
+class EncodingHint(NamedTuple):
+    """A stage's decision (a named tuple: cheap to build, immutable; ``_replace`` for a
+    changed copy)."""
+
     encoding: Encoding
     source: Source
     confidence: Confidence
@@ -43,8 +48,7 @@ class EncodingHint:
     detector: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Request:
+class Request(NamedTuple):
     """What the stages may look at besides the body."""
 
     mime: MimeType | None

@@ -10,7 +10,9 @@ U+FFFE stands for a pointer without a code point (null in indexes.json).
 
 from __future__ import annotations
 
-from typing import Final
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 NO_CODE_POINT: Final = '\ufffe'
 

@@ -5,7 +5,10 @@ https://infra.spec.whatwg.org/
 
 from __future__ import annotations
 
-from typing import Final
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
 
 # "ASCII whitespace is U+0009 TAB, U+000A LF, U+000C FF, U+000D CR, or U+0020 SPACE."
 # -- https://infra.spec.whatwg.org/#ascii-whitespace

@@ -7,7 +7,9 @@
 
 from __future__ import annotations
 
-from typing import Final
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 #: The 40 encodings, in the order of the standard's table.
 NAMES: Final[tuple[str, ...]] = (

@@ -12,12 +12,17 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Final, NamedTuple
 
 from ._get_an_encoding import ENCODINGS, Encoding, get_encoding
 from ._hint import EncodingHint
 from ._infra import ASCII_WHITESPACE, ascii_lowercase, isomorphic_decode
 from ._result import Confidence, Source
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final, NamedTuple
+else:
+    from ._frozen import NamedTuple
 
 # "The user agent may wait for more bytes of the resource to be available ...
 # the end condition being that the user agent has seen 1024 bytes or more ...
@@ -331,7 +336,7 @@ def meta_tag(data: bytes, tag_start: int, after: int) -> tuple[Declaration | Non
     # content="...">`` (in either order, then ">"): got pragma is true, and the content
     # attribute's value gives charset (need pragma: true). For failure, nothing (the tag
     # ends at its ">").
-    simple = _CHARSET_META.match(data, tag_start)
+    simple = (_SCAN or _scan_expressions())[1].match(data, tag_start)
     if simple is not None:
         written = simple[simple.lastindex or 0]
         return charset_meta_declaration(written, tag_start, False), simple.end() - 1
@@ -438,7 +443,8 @@ _BOGUS_TOKEN: Final = rb"<(?:!(?!--)|\?|/(?=[^A-Za-z]))[^>]*>"
 #: The prescan's tokens other than a ``<meta`` that may declare: text ("Any other byte:
 #: Do nothing"), "<" followed by another byte, comments, "<!"/"</"/"<?" ones and tags
 #: ("the next 0x09, 0x0A, 0x0C, 0x0D, 0x20, or 0x3E byte", then the attributes).
-_PRESCAN_TOKENS: Final = re.compile(
+#: (Compiled on first use, see _SCAN.)
+_PRESCAN_TOKENS_PATTERN: Final = (
     rb"(?:[^<]+|<(?:"
     # (the name ends where the loop's search ends it: not shorter, or an attribute
     # could start inside it)
@@ -459,8 +465,9 @@ _PRESCAN_TOKENS: Final = re.compile(
 
 #: A ``<meta>`` whose one attribute is ``charset`` (the group that matched is its value as
 #: written): then ``_meta`` gives "the result of getting an encoding from the attribute's
-#: value" (or, for failure, nothing, and the scan goes on after the ">").
-_CHARSET_META: Final = re.compile(
+#: value" (or, for failure, nothing, and the scan goes on after the ">"). (Compiled on
+#: first use, see _SCAN.)
+_CHARSET_META_PATTERN: Final = (
     rb"<[Mm][Ee][Tt][Aa][\t\n\x0c\r /]+[Cc][Hh][Aa][Rr][Ss][Ee][Tt][\t\n\x0c\r ]*=[\t\n\x0c\r ]*"
     rb"(?:\"([^\"]*)\"|'([^']*)'|([^\t\n\x0c\r >\"'][^\t\n\x0c\r >]*)(?=[\t\n\x0c\r >]))"
     rb"[\t\n\x0c\r /]*>"
@@ -558,9 +565,10 @@ def _scan(data: bytes) -> Declaration | None:
     if not may_declare(data):
         raise _OutOfBytes  # (what the loop below would end with: see may_declare)
     length = len(data)
+    tokens = (_SCAN or _scan_expressions())[0].match
     while True:
-        # (the common tokens at once: see _PRESCAN_TOKENS)
-        position = _PRESCAN_TOKENS.match(data, position).end()  # type: ignore[union-attr]
+        # (the common tokens at once: see _PRESCAN_TOKENS_PATTERN)
+        position = tokens(data, position).end()  # type: ignore[union-attr]
         # "3. Loop: If position points to:"
         position = data.find(b"<", position)  # "Any other byte: Do nothing"
         if position < 0 or position + 1 >= length:
@@ -650,26 +658,40 @@ _PRAGMA_LABELS: Final[dict[bytes, tuple[Encoding, str] | None]] = {}
 
 
 #: The same path in one match, where ``re`` has atomic groups: the tokens (the run that
-#: _PRESCAN_TOKENS matches: in an atomic group, the match cannot give any of it back),
-#: an empty group where they end, then _CHARSET_META or the _PRAGMA_META_PATTERN (their
-#: groups after it, in that order); not at a UTF-16 XML declaration (_UTF16_XML's bytes).
+#: _PRESCAN_TOKENS_PATTERN matches: in an atomic group, the match cannot give any of it
+#: back), an empty group where they end, then _CHARSET_META_PATTERN or the
+#: _PRAGMA_META_PATTERN (their groups after it, in that order); not at a UTF-16 XML
+#: declaration (_UTF16_XML's bytes).
 _TO_CHARSET_META_PATTERN: Final = (
     rb"(?!"
     + b"|".join(map(re.escape, _UTF16_XML))
     + rb")"
     + ATOMIC
-    + _PRESCAN_TOKENS.pattern
+    + _PRESCAN_TOKENS_PATTERN
     + rb")()(?:"
-    + _CHARSET_META.pattern
+    + _CHARSET_META_PATTERN
     + rb"|"
     + _PRAGMA_META_PATTERN
     + rb")"
 )
 #: The first group of the _PRAGMA_META_PATTERN's in _TO_CHARSET_META_PATTERN.
-_PRAGMA_GROUPS: Final = 2 + _CHARSET_META.groups
+_PRAGMA_GROUPS: Final = 2 + 3  # (_CHARSET_META_PATTERN's groups: the test-suite checks)
 #: The _PRAGMA_META_PATTERN, then the _TO_CHARSET_META_PATTERN (3.11+), compiled on first
 #: use (about 2 ms: not at import).
 _LAZY: Final[list[re.Pattern[bytes]]] = []
+
+
+#: _PRESCAN_TOKENS_PATTERN and _CHARSET_META_PATTERN, compiled on first use (1.5-2 ms,
+#: not at import: the prescan's loop needs them only where a page has a ``<meta`` that
+#: charset_meta's one match does not resolve).
+_SCAN: Final[list[re.Pattern[bytes]]] = []
+
+
+def _scan_expressions() -> list[re.Pattern[bytes]]:
+    if not _SCAN:
+        _SCAN.append(re.compile(_PRESCAN_TOKENS_PATTERN))
+        _SCAN.append(re.compile(_CHARSET_META_PATTERN))
+    return _SCAN
 
 
 def _expressions() -> list[re.Pattern[bytes]]:
@@ -698,8 +720,9 @@ def charset_meta(data: bytes, end: int) -> tuple[bytes, int, bool] | None:
         return found[group], found.start(1), group >= _PRAGMA_GROUPS
     if data.startswith(_UTF16_XML):  # pragma: no cover - Python 3.10
         return None
-    stop = _PRESCAN_TOKENS.match(data, 0, end).end()  # type: ignore[union-attr]  # pragma: no cover
-    simple = _CHARSET_META.match(data, stop, end)  # pragma: no cover
+    tokens, simple_meta = _SCAN or _scan_expressions()  # pragma: no cover
+    stop = tokens.match(data, 0, end).end()  # type: ignore[union-attr]  # pragma: no cover
+    simple = simple_meta.match(data, stop, end)  # pragma: no cover
     if simple is not None:  # pragma: no cover
         return simple[simple.lastindex or 0], stop, False
     pragma = expressions[0].match(data, stop, end)  # pragma: no cover

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any, NamedTuple
+
+from ._frozen import checked_as_dataclass
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, NamedTuple
+else:
+    from ._frozen import NamedTuple
 
 
 class PublicEnumType(enum.EnumMeta):
@@ -61,7 +66,7 @@ class Confidence(str, enum.Enum, metaclass=PublicEnumType):
         return self.value
 
 
-@dataclass(frozen=True, slots=True)
+@checked_as_dataclass(frozen=True)
 class Provenance:
     """How the encoding of a body was decided.
 
@@ -87,18 +92,60 @@ class Provenance:
     Storable: :meth:`to_dict` gives plain JSON values (the enums as their
     string values) and :meth:`from_dict` rebuilds an equal object;
     ``Provenance(**d)`` with string values also gives the enums back.
+
+    A frozen dataclass in behaviour (``dataclasses.fields``, ``replace``, ``asdict`` work
+    on it), without importing :mod:`dataclasses` (see ``_frozen``).
     """
+
+    __slots__ = __match_args__ = (
+        "encoding",
+        "source",
+        "confidence",
+        "label",
+        "offset",
+        "replacements",
+        "score",
+        "runner_up",
+        "detector",
+        "binary",
+    )
 
     encoding: str
     source: Source
     confidence: Confidence
-    label: str | None = None
-    offset: int | None = None
-    replacements: int = 0
-    score: float | None = None
-    runner_up: str | None = None
-    detector: str | None = None
-    binary: bool = False
+    label: str | None
+    offset: int | None
+    replacements: int
+    score: float | None
+    runner_up: str | None
+    detector: str | None
+    binary: bool
+
+    def __init__(
+        self,
+        encoding: str,
+        source: Source,
+        confidence: Confidence,
+        label: str | None = None,
+        offset: int | None = None,
+        replacements: int = 0,
+        score: float | None = None,
+        runner_up: str | None = None,
+        detector: str | None = None,
+        binary: bool = False,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "encoding", encoding)
+        _set(self, "source", source)
+        _set(self, "confidence", confidence)
+        _set(self, "label", label)
+        _set(self, "offset", offset)
+        _set(self, "replacements", replacements)
+        _set(self, "score", score)
+        _set(self, "runner_up", runner_up)
+        _set(self, "detector", detector)
+        _set(self, "binary", binary)
+        self.__post_init__()
 
     def __post_init__(self) -> None:
         # A provenance rebuilt from stored strings gets its enums back, so that
@@ -119,7 +166,7 @@ class Provenance:
         >>> Provenance.from_dict(json.loads(json.dumps(p.to_dict()))) == p
         True
         """
-        return {field.name: _plain(getattr(self, field.name)) for field in dataclasses.fields(self)}
+        return {name: _plain(getattr(self, name)) for name in self.__match_args__}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Provenance:
@@ -130,11 +177,29 @@ class Provenance:
         """
         if not isinstance(data, Mapping):
             raise TypeError(f"Provenance.from_dict() takes a mapping, not {type(data).__name__}")
-        names = {field.name for field in dataclasses.fields(cls)}
+        names = set(cls.__match_args__)
         unknown = sorted(str(key) for key in data if key not in names)
         if unknown:
             raise ValueError(f"Provenance.from_dict(): unknown field(s) {', '.join(unknown)}")
         return cls(**data)
+
+
+def with_replacements(provenance: Provenance, replacements: int) -> Provenance:
+    """*provenance* with another ``replacements`` count (``dataclasses.replace`` without
+    its field walk)."""
+    p = provenance
+    return Provenance(
+        p.encoding,
+        p.source,
+        p.confidence,
+        p.label,
+        p.offset,
+        replacements,
+        p.score,
+        p.runner_up,
+        p.detector,
+        p.binary,
+    )
 
 
 def _plain(value: object) -> object:
@@ -210,7 +275,7 @@ def _field_of_provenance(self: DecodeResult, name: str) -> Any:
     # it, and type checkers should keep reporting typos).
     if name != "provenance" and not name.startswith("_"):
         provenance = self.provenance
-        if name in {field.name for field in dataclasses.fields(provenance)}:
+        if name in provenance.__match_args__:
             return getattr(provenance, name)
     raise AttributeError(f"'DecodeResult' object has no attribute {name!r}")
 

@@ -31,7 +31,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Final
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 State = tuple[int, ...]
 #: (state before, byte) -> (state after, whether a cut right before the byte is exact)

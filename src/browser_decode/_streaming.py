@@ -46,9 +46,6 @@ its text.
 
 from __future__ import annotations
 
-import dataclasses
-from typing import Final
-
 from ._api import _coerce_content_type, _coerce_optional_str, run_stages, stages_for
 from ._bom_sniff import bom_sniff
 from ._decode_body import BodyKind, body_kind, xml_declaration
@@ -61,6 +58,10 @@ from ._hint import EncodingHint, Request
 from ._prescan import PRESCAN_LIMIT, _OutOfBytes, _scan, prescan_stage
 from ._result import Confidence, Provenance, Source
 from ._split import split_point
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 #: Bytes buffered before an undeclared body's encoding is decided.
 DEFAULT_BUFFER_LIMIT: Final = 1 << 20
@@ -111,9 +112,7 @@ def _xml_declaration_prefix(data: bytes) -> EncodingHint | bool | None:
 
 #: Provenance fields copied from the hint as they are.
 _COPIED: Final = tuple(
-    field.name
-    for field in dataclasses.fields(Provenance)
-    if field.name not in ("encoding", "replacements")
+    name for name in Provenance.__match_args__ if name not in ("encoding", "replacements")
 )
 
 

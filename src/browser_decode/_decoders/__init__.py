@@ -15,13 +15,24 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from typing import Final, Generic, TypeVar
 
 from . import _single_byte, _utf
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final, Generic, TypeVar
+
+    _D = TypeVar("_D")
+
+    class _DictOf(dict[str, _D], Generic[_D]):
+        """(``dict`` at run time: no Generic class, and so no typing)"""
+
+else:
+    _D = object
+    _DictOf = dict
+
 Decoder = Callable[[bytes], str]
 CountingDecoder = Callable[[bytes], tuple[str, int]]
-_D = TypeVar("_D")
 
 # The multi-byte families are imported on first use (with their indexes and codecs), so
 # that ``import browser_decode`` does not pay for them.
@@ -36,7 +47,7 @@ _FAMILY_OF: Final[dict[str, str]] = {
 }
 
 
-class _Decoders(dict[str, _D], Generic[_D]):
+class _Decoders(_DictOf[_D]):
     """Encoding name -> decoder; a multi-byte family's module is imported on first use."""
 
     def __init__(self, attribute: str) -> None:

@@ -8,9 +8,8 @@ it on first use.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final
 
-from .._cjk_indexes import BIG5
+from .._cjk_big5 import BIG5
 from .._indexes import NO_CODE_POINT
 from ._multibyte import (
     FastDecoder,
@@ -19,6 +18,10 @@ from ._multibyte import (
     leading_byte_tokens,
     run_handler,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 # "6. If there is a row in the table below whose first column is pointer, then return the
 # two code points listed in its second column"

@@ -24,7 +24,10 @@ from __future__ import annotations
 import codecs
 import re
 import threading
-from typing import Final
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 FFFD: Final = "\ufffd"
 #: The error handler name of :func:`_on_error`.

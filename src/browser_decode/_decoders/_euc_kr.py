@@ -7,9 +7,8 @@ is Windows code page 949); differences are found by :func:`~._multibyte.codec_di
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final
 
-from .._cjk_indexes import EUC_KR
+from .._cjk_euc_kr import EUC_KR
 from .._indexes import NO_CODE_POINT
 from ._multibyte import (
     FastDecoder,
@@ -18,6 +17,10 @@ from ._multibyte import (
     leading_byte_tokens,
     run_handler,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 
 def _pointer_code_point(leading: int, byte: int) -> str | None:

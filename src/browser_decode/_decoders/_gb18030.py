@@ -12,9 +12,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
-from typing import Final
 
-from .._cjk_indexes import GB18030, GB18030_RANGES
+from .._cjk_gb18030 import GB18030, GB18030_RANGES
 from .._indexes import NO_CODE_POINT
 from ._multibyte import (
     CONTINUE,
@@ -28,6 +27,10 @@ from ._multibyte import (
     replacement_then,
     run_handler,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 _RANGE_POINTERS: Final = [pointer for pointer, _ in GB18030_RANGES]
 

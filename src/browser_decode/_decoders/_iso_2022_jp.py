@@ -34,9 +34,8 @@ import threading
 from collections.abc import Callable
 from itertools import accumulate, compress, repeat
 from operator import eq, itemgetter
-from typing import Final
 
-from .._cjk_indexes import JIS0208
+from .._cjk_jis import JIS0208
 from .._indexes import NO_CODE_POINT
 from ._euc_jp import FAST as _EUC_JP
 from ._multibyte import (
@@ -49,6 +48,10 @@ from ._multibyte import (
     checksum,
     run_handler,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 ASCII: Final = "ASCII"
 ROMAN: Final = "Roman"

@@ -9,9 +9,11 @@ first use; ``tools/gen_tables.py --check`` measures the running Python's codecs 
 
 from __future__ import annotations
 
-from typing import Final
-
 from ._multibyte import Recorded, RecordedIso
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 #: measurement key -> (fingerprint, replace, sequences, patch, stop, complete, layout,
 #: Pythons)

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from typing import Final
 
-from .._cjk_indexes import JIS0208
+from .._cjk_jis import JIS0208
 from .._indexes import NO_CODE_POINT
 from ._multibyte import (
     CONTINUE,
@@ -25,6 +24,10 @@ from ._multibyte import (
     replacement_then,
     run_handler,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 
 def _pointer_code_point(leading: int, byte: int) -> str | None:

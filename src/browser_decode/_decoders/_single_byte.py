@@ -18,10 +18,13 @@ from __future__ import annotations
 
 import codecs
 from collections.abc import Callable
-from typing import Final
 
 from .._indexes import SINGLE_BYTE
 from ._count import charmap_counting
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 _ASCII: Final = "".join(map(chr, range(0x80)))
 # codecs.charmap_decode: "undefined mapping" (the index's null).

@@ -16,9 +16,12 @@ leading surrogate is non-null, ... return error").
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final
 
 from ._count import utf_counting
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 
 def _utf_8(data: bytes) -> str:

@@ -23,7 +23,6 @@ import codecs
 import math
 import re
 from collections.abc import Callable
-from typing import Final, NamedTuple
 
 from .._decoders import decode
 from .._get_an_encoding import ENCODINGS
@@ -33,8 +32,6 @@ from .._result import Confidence, Source
 from .._split import decode_utf8_strict
 from ._calibration import calibrated, calibrated_prefilter, calibrated_utf16
 from ._hints import default_encoding_of, tld_encoding
-from ._models import SINGLE_BYTE
-from ._rank import DEFAULT_BONUS, HINT_BONUS, _Ranked, prefer, rank_candidates
 from ._sample import (
     CONTROLS_OR_ESC,
     HEAD,
@@ -56,6 +53,30 @@ from ._sample import (
     utf16_text,
     utf16_without_bom,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final, NamedTuple
+
+    from . import _models as _ranking_models
+    from . import _rank as _ranking
+    from ._rank import _Ranked
+else:
+    from .._frozen import NamedTuple
+
+    # The ranking and its models: imported by the first body that detection ranks
+    # (_import_ranking), not at import (2-3 ms of ``import browser_decode`` that declared
+    # and UTF-8 pages never use); module globals, so a call pays a check, not an import
+    # (1.4 µs each). (Not named as the submodules: ``from . import _rank`` would take a
+    # package attribute of that name, None, for the module.)
+    _ranking = _ranking_models = None
+
+
+def _import_ranking() -> None:
+    global _ranking, _ranking_models
+    from . import _models as _ranking_models
+    from . import _rank as _ranking
+
 
 __all__ = ["default", "detect", "utf8_text", "valid_utf8"]
 
@@ -211,6 +232,8 @@ def evidence(
     if valid is not None:
         return Evidence(_hint("UTF-8", calibrated_prefilter(valid), None))
 
+    if _ranking is None:
+        _import_ranking()
     hinted = (
         {
             _SAME_DECODER.get(e.name, e.name): e
@@ -220,14 +243,18 @@ def evidence(
         if url or default_encoding is not None
         else {}  # (neither names an encoding)
     )
-    bonuses = dict.fromkeys(hinted, HINT_BONUS) if hinted else {"windows-1252": DEFAULT_BONUS}
-    ranked = rank_candidates(data, high, bonuses)
+    bonuses = (
+        dict.fromkeys(hinted, _ranking.HINT_BONUS)
+        if hinted
+        else {"windows-1252": _ranking.DEFAULT_BONUS}
+    )
+    ranked = _ranking.rank_candidates(data, high, bonuses)
     every = _tie_beyond(ranked, data, high, whole_sample) if len(data) < size else None
     if every is not None:
         # The two best read the trimmed sample alike but not the rest of it:
         # all of it decides between them, and the margin between them is nil.
         winner, other = ranked[0], ranked[1]
-        if prefer(winner.name, other.name, every):
+        if _ranking.prefer(winner.name, other.name, every):
             winner, other = other, winner
         ranked = [winner._replace(score=other.score), other, *ranked[2:]]
         high = every
@@ -296,10 +323,13 @@ def _tie_beyond(
 ) -> bytes | None:
     """The bytes 0x80-0xFF of the sample *whole_of()* when the two best candidates
     decode *high* (those of its prefix *trimmed*) alike but not them; else ``None``."""
+    if _ranking_models is None:
+        _import_ranking()
     if len(ranked) < 2:
         return None
     a, b = ranked[0].name, ranked[1].name
-    if a not in SINGLE_BYTE or b not in SINGLE_BYTE:
+    single_byte = _ranking_models.SINGLE_BYTE
+    if a not in single_byte or b not in single_byte:
         return None
     alike = _ALIKE.get((a, b)) or _decoded_alike(a, b)
     if high.translate(None, alike):  # they read a byte of *high* differently
@@ -339,9 +369,12 @@ def _margin(ranked: list[_Ranked], high: bytes) -> tuple[float, int]:
     stand-in (the upper bound of candidates not scored exactly) always counts.
     Against a multi-byte candidate or a stand-in, every distinct byte is evidence.
     """
+    if _ranking_models is None:
+        _import_ranking()
+    single_byte = _ranking_models.SINGLE_BYTE
     best = ranked[0]
     for other in ranked[1:]:
-        if other.exact and other.name in SINGLE_BYTE and best.name in SINGLE_BYTE:
+        if other.exact and other.name in single_byte and best.name in single_byte:
             alike = _ALIKE.get((best.name, other.name)) or _decoded_alike(best.name, other.name)
             differing = high.translate(None, alike)
             if not differing:
@@ -387,8 +420,8 @@ def _hint(name: str, score: float, runner_up: str | None) -> EncodingHint:
     return hint
 
 
-#: (encoding, score, runner-up) -> the frozen hint of that answer (built once: a frozen
-#: dataclass costs ~20 us to build when the CPU caches are cold, a look-up a few).
+#: (encoding, score, runner-up) -> the frozen hint of that answer (built once: building
+#: one costs microseconds when the CPU caches are cold, a look-up a few hundred ns).
 _HINTS: Final[dict[tuple[str, float, str | None], EncodingHint]] = {}
 _CACHE_SIZE: Final = 512
 _DETECTED: Final = Source.DETECTED

@@ -50,7 +50,10 @@ from __future__ import annotations
 import functools
 import math
 import re
-from typing import Final
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 #: 0.9 at a (capped) lead of 8 nats: ln(9) / 8 (the fit's output above).
 A: Final = 0.275

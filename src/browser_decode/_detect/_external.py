@@ -18,19 +18,22 @@ decided a ``detected`` result.
 
 from __future__ import annotations
 
-import dataclasses
 import encodings
 import encodings.aliases
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache
-from typing import Final, TypeAlias
 
 from .._get_an_encoding import ENCODINGS, Encoding, get_encoding
 from .._hint import EncodingHint, Request
 from .._labels import LABELS
 from .._result import Confidence, Source
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final, NamedTuple, TypeAlias
+else:
+    from .._frozen import NamedTuple
 
 __all__ = ["BUILTIN", "Detector", "DetectorArg", "detection_stage", "resolve_detector"]
 
@@ -43,8 +46,7 @@ _CHARSET_NORMALIZER: Final = "charset-normalizer"
 CHARSET_NORMALIZER_LIMIT: Final = 64 * 1024
 
 
-@dataclass(frozen=True, slots=True)
-class Detector:
+class Detector(NamedTuple):
     """A resolved ``detector=`` argument: its name (for the provenance) and its step."""
 
     name: str
@@ -56,7 +58,7 @@ class Detector:
         hint = self.run(body, url, default_encoding)
         if hint is None or hint.source is not Source.DETECTED or hint.detector == self.name:
             return hint
-        return dataclasses.replace(hint, detector=self.name)
+        return hint._replace(detector=self.name)
 
 
 #: What the ``detector=`` argument accepts (a resolved :class:`Detector` too, internally).

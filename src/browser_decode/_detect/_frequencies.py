@@ -12,7 +12,9 @@ spaces (letters are never spaces): cheap to compile and load, parsed on first us
 
 from __future__ import annotations
 
-from typing import Final
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 BUCKETS_PER_NAT: Final = 2
 

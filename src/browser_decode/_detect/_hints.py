@@ -9,9 +9,12 @@ ties: a hint never overrides strong evidence, and no hint is ever required.
 from __future__ import annotations
 
 import re
-from typing import Final
 
 from .._get_an_encoding import Encoding, get_encoding
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 #: Country-code top-level domain -> the fallback encoding Firefox associates with
 #: it (Firefox's ``dom/encoding/domainsfallbacks.properties``: "educated guesses

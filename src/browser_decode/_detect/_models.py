@@ -22,10 +22,13 @@ import unicodedata
 from collections.abc import Sequence
 from functools import cache
 from struct import Struct
-from typing import Final
 from zlib import adler32
 
 from .._decoders import decode
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 #: log-likelihoods (natural log) of what the letter tables do not cover
 COMMON_PUNCTUATION: Final = -6.5

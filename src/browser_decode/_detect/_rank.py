@@ -17,7 +17,6 @@ from collections.abc import Callable
 from functools import cache
 from heapq import heapify, heappop
 from operator import itemgetter, mul
-from typing import Final, NamedTuple
 
 from ._models import (
     ASCII_FIELD,
@@ -49,6 +48,12 @@ from ._models import (
     weigh_all,
 )
 from ._sample import contexts, words_around
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final, NamedTuple
+else:
+    from .._frozen import NamedTuple
 
 #: Log-prior bonus (nats) of an encoding the caller's hints point at: enough to
 #: win a tie or a near-tie, far less than the evidence of a few characters.

@@ -13,7 +13,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from itertools import accumulate, chain, islice, repeat
-from typing import Final
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 WHOLE: Final = 64 * 1024
 HEAD: Final = 32 * 1024

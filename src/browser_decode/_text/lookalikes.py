@@ -5,7 +5,9 @@
 
 from __future__ import annotations
 
-from typing import Final
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 #: (browser's code point, strict codec's code point, where first seen).
 PAIRS: Final[tuple[tuple[int, int, str], ...]] = (

@@ -47,3 +47,10 @@ def normalize_for_matching(text: str) -> str:
     folded = normalized.translate(FOLD)
     # A fold can sit next to a combining mark; normalise again if anything changed.
     return folded if folded == normalized else unicodedata.normalize("NFKC", folded)
+
+
+# Public in browser_decode, which imports this module on first use: reprs and pickles
+# name the package, as for the names it imports at once.
+for _public in (normalize_for_matching,):
+    _public.__module__ = "browser_decode"
+del _public

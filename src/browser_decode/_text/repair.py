@@ -36,14 +36,19 @@ from __future__ import annotations
 import enum
 import re
 import unicodedata
-from dataclasses import dataclass
-from typing import Final, NamedTuple
 
 from .._api import result_from_hint
 from .._decode_body import decode_body
+from .._frozen import checked_as_dataclass
 from .._get_an_encoding import ENCODINGS, get_encoding
 from .._hint import EncodingHint
 from .._result import Confidence, DecodeResult, Provenance, PublicEnumType, Source
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final, NamedTuple
+else:
+    from .._frozen import NamedTuple
 
 __all__ = [
     "RepairResult",
@@ -81,7 +86,7 @@ class RepairStep(NamedTuple):
     parameter: str
 
 
-@dataclass(frozen=True, slots=True)
+@checked_as_dataclass(frozen=True)
 class RepairResult:
     """The outcome of :func:`repair`.
 
@@ -95,7 +100,20 @@ class RepairResult:
             could be recovered).
         reason: one sentence for humans.
         plan: the steps that turn the input into *text* (empty if unchanged).
+
+    A frozen dataclass in behaviour (``dataclasses.fields``, ``replace``, ``asdict`` work
+    on it), without importing :mod:`dataclasses` (see ``_frozen``).
     """
+
+    __slots__ = __match_args__ = (
+        "text",
+        "changed",
+        "status",
+        "wrong_decoding",
+        "provenance",
+        "reason",
+        "plan",
+    )
 
     text: str
     changed: bool
@@ -103,7 +121,26 @@ class RepairResult:
     wrong_decoding: str | None
     provenance: Provenance | None
     reason: str
-    plan: tuple[RepairStep, ...] = ()
+    plan: tuple[RepairStep, ...]
+
+    def __init__(
+        self,
+        text: str,
+        changed: bool,
+        status: RepairStatus,
+        wrong_decoding: str | None,
+        provenance: Provenance | None,
+        reason: str,
+        plan: tuple[RepairStep, ...] = (),
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "text", text)
+        _set(self, "changed", changed)
+        _set(self, "status", status)
+        _set(self, "wrong_decoding", wrong_decoding)
+        _set(self, "provenance", provenance)
+        _set(self, "reason", reason)
+        _set(self, "plan", plan)
 
     def replay(self, text: str) -> str:
         """Apply :attr:`plan` to *text* (``result.replay(input) == result.text``)."""
@@ -469,3 +506,15 @@ def repair(
         f"{wrong_name} decode undone; the bytes are {provenance}",
         plan,
     )
+
+
+# Public in browser_decode, which imports this module on first use: reprs and pickles
+# name the package, as for the names it imports at once.
+for _public in (
+    RepairResult,
+    RepairStatus,
+    RepairStep,
+    repair,
+):
+    _public.__module__ = "browser_decode"
+del _public

@@ -26,7 +26,6 @@ copy unambiguous, and :func:`to_utf8_document` does both:
 from __future__ import annotations
 
 import re
-from typing import Final
 
 from .._head_scan import next_meta
 from .._prescan import (
@@ -38,6 +37,10 @@ from .._prescan import (
     prescan,
     skip_token,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 __all__ = ["to_utf8_document"]
 
@@ -218,3 +221,10 @@ def to_utf8_document(text: str, *, bom: bool = True) -> bytes:
     if bom or data.startswith(_BOM):
         return _BOM + data
     return data
+
+
+# Public in browser_decode, which imports this module on first use: reprs and pickles
+# name the package, as for the names it imports at once.
+for _public in (to_utf8_document,):
+    _public.__module__ = "browser_decode"
+del _public
