@@ -256,3 +256,36 @@ def test_paired_is_the_count_of_pairs(pairs: bytes, count: int) -> None:
     """``_paired`` counts the pairs of a prefix first: the answer of counting them all."""
     first = pairs.find(b"h")
     assert _rank._paired(pairs, first, count) == (pairs.count(b"hh") * 8 >= count)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from([b" ", b"a", b"\xe9", b"\xb0\xa1", b"x" * 300, b"\xc7\xd1\xb1", b"\n"]),
+        max_size=120,
+    ).map(b"".join),
+    st.integers(0, 5000),
+    st.integers(0, 3000),
+)
+def test_high_pairs_are_the_whole_translation(data: bytes, at: int, span: int) -> None:
+    """The pairs from the first byte 0x80-0xFF to the last answer every ``find`` and
+    ``count`` of ``rank_candidates`` as the translation of all of the sample does."""
+    high = data.translate(None, bytes(range(0x80)))
+    whole = data.translate(_rank._HIGH_PAIRS)
+    first = whole.find(b"h")
+    pairs, base = _rank._high_pairs(data, high, data.find(high[:1]) if high else -1)
+    assert pairs.count(b"hh") == whole.count(b"hh")
+    if not high:
+        assert (pairs, base) == (whole, 0)
+        return
+    assert base == first
+    assert _rank._paired(pairs, first - base, len(high)) == _rank._paired(whole, first, len(high))
+    start = first + at % (len(data) - first + 2)
+    found = pairs.find(b"h", start - base)
+    assert (found + base if found >= 0 else -1) == whole.find(b"h", start)
+    assert pairs.count(b"h", start - base, start - base + span) == whole.count(
+        b"h", start, start + span
+    )
+    assert pairs.count(b"hh", start - base, start - base + span) == whole.count(
+        b"hh", start, start + span
+    )

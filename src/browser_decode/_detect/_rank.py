@@ -92,6 +92,24 @@ def _paired(pairs: bytes, first: int, count: int) -> bool:
     return pairs.count(b"hh") * 8 >= count
 
 
+def _high_pairs(data: bytes, high: bytes, first: int) -> tuple[bytes, int]:
+    """``data.translate(_HIGH_PAIRS)`` (bytes 0x80-0xFF -> ``h``, others -> space) where it
+    holds an ``h``, and where that lies in it: the pairs of ``data[base:]`` up to its last
+    byte 0x80-0xFF (*high*: the bytes 0x80-0xFF of *data*, the first at *first*), and
+    *base*.
+
+    Every ``h`` of the whole translation lies in that piece (the last byte 0x80-0xFF is
+    the last occurrence of its value: one memrchr), and it is the piece's translation, so
+    a ``find`` or ``count`` of ``h`` at *i* and beyond in the whole is one at ``i - base``
+    in the piece (plus *base*), and a ``count`` of ``hh`` in it is one in the piece (the
+    spaces around it neither make nor break a pair): no pass over the ASCII head and tail
+    of the sample (tested against the whole translation). Without *high*: the whole.
+    """
+    if not high:
+        return data.translate(_HIGH_PAIRS), 0
+    return data[first : data.rfind(high[-1:]) + 1].translate(_HIGH_PAIRS), first
+
+
 def _compact(data: bytes) -> bytes:
     """*data* without the inside of its long ASCII stretches (``_ASCII_STRETCH.sub(rb"\\1\\2",
     data)``: its pieces and groups joined, no Python call per match)."""
@@ -146,12 +164,14 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
     # ascii_packed), ``None`` when no ASCII letter counts (then every one is 0); a field
     # is read out on demand
     ascii_total: int | None = None
+    # (the first byte 0x80-0xFF is the first occurrence of its value: one memchr)
+    first = data.find(high[:1]) if high else -1
     if len(high) >= _MANY and len(data) <= 4 * len(high):
         # A quarter of the bytes and more are non-ASCII: no Latin-script text, so
         # no ASCII letters to tell its languages apart; they alone decide.
         around, scale = data, 1.0
     else:
-        words = words_around(data)
+        words = words_around(data, first if high else None)
         around, scale = contexts(data, high, words)
         letters = words.translate(_ASCII_LOWER, _NOT_ASCII_LETTERS)
         if letters:  # (then some letter's count is not 0)
@@ -167,22 +187,20 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
     # Every character of EUC-KR and EUC-JP is two bytes 0x80-0xFF, and most of
     # GBK's, Big5's and Shift_JIS's: long text whose non-ASCII bytes stand alone is
     # none of them (a few characters may all have an ASCII trail byte).
-    pairs = data.translate(_HIGH_PAIRS)
-    first = pairs.find(b"h")
-    if len(high) <= _FEW or _paired(pairs, first, len(high)):
+    pairs, base = _high_pairs(data, high, first)
+    if len(high) <= _FEW or _paired(pairs, first - base, len(high)):
         limit = 2 + int(MAX_ERROR_SHARE * len(high))
         # the sample from its first byte 0x80-0xFF in two pieces, cut at another such byte
         # a quarter in, each without its long ASCII stretches when first needed (_compact,
         # _decode_with_few_errors)
-        cut = pairs.find(b"h", first + (len(data) - first) // 4)
-        if cut < 0:
-            cut = len(data)
+        cut = pairs.find(b"h", first - base + (len(data) - first) // 4)
+        cut = len(data) if cut < 0 else cut + base
         pieces: list[bytes] = []
         probe = data[first : first + _PROBE]
         allowed = 2 + len(probe) // 64
         # (only when the probe is longer, and its first half holds enough bytes 0x80-0xFF
         # for that many errors: each error starts at one)
-        enough = pairs.count(b"h", first, first + _SHORT_PROBE) >= allowed + 2
+        enough = pairs.count(b"h", first - base, first - base + _SHORT_PROBE) >= allowed + 2
         short = probe[:_SHORT_PROBE] if len(probe) > _SHORT_PROBE and enough else b""
         survivors: list[tuple[int, str, str, str]] = []
         for rank, (name, (codec, languages)) in enumerate(MULTI_BYTE.items(), len(SINGLE_BYTE)):
