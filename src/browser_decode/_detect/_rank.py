@@ -13,10 +13,11 @@ from __future__ import annotations
 import codecs
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
 from heapq import heapify, heappop
 from operator import itemgetter, mul
+from struct import Struct
 from typing import Final, NamedTuple
 
 from ._models import (
@@ -24,6 +25,7 @@ from ._models import (
     ASCII_FIELD_MASK,
     CASE_SWITCH,
     LATIN_LANGUAGES,
+    MAX_HALF_NATS,
     MIXED_SCRIPT,
     MULTI_BYTE,
     PRIORS,
@@ -279,6 +281,8 @@ def _rank_single_byte(
     """
     groups = _GROUPS or _script_groups()
     priors = _PRIORS_CACHE.get(tuple(bonuses.items())) or _priors(bonuses)
+    # (each weighing by the counts of the distinct bytes when they are few: _weigh_tables)
+    counted = _counted(high)
     # every ASCII score at once (0 for each when ``None``): a field is read by its index
     fields = None if ascii_total is None else ascii_fields(ascii_total)
     # (each bound summed as before: weight + ASCII bound + prior)
@@ -290,7 +294,7 @@ def _rank_single_byte(
             group.rank,
             group,
         )
-        for weight, group in zip(weigh_all(high, _GROUP_TABLES), groups, strict=True)
+        for weight, group in zip(_weigh_tables(high, counted, _GROUP_TABLES), groups, strict=True)
     ]
     pending.sort()  # (the best group last)
     # members of the groups expanded (minus the bound, rank, member, the weight of its
@@ -342,7 +346,7 @@ def _rank_single_byte(
                         part,
                     )
                     for weight, part in zip(
-                        weigh_all(high, group.part_tables), group.parts, strict=True
+                        _weigh_tables(high, counted, group.part_tables), group.parts, strict=True
                     )
                 ]
                 smaller.sort()
@@ -361,7 +365,9 @@ def _rank_single_byte(
                     member,
                     weight,
                 )
-                for weight, member in zip(weigh_all(high, group.tables), group.members, strict=True)
+                for weight, member in zip(
+                    _weigh_tables(high, counted, group.tables), group.members, strict=True
+                )
             ]
             heapify(bounds)
             continue
@@ -382,16 +388,16 @@ def _rank_single_byte(
             partial = context.bound(member, leader == "Latin")
             bound = upper + partial
             if not bound < top:
-                best = _best_weights(member, high, fields, weight, upper, prior)
+                best = _best_weights(member, high, counted, fields, weight, upper, prior)
                 bound = best + prior + partial
         else:
-            best = _best_weights(member, high, fields, weight, upper, prior)
+            best = _best_weights(member, high, counted, fields, weight, upper, prior)
             bound = best + prior
         if bound < top:
             deferred.append((bound, member, upper, weight, best))
             continue
         if best is None:  # (never: for the type checker)
-            best = _best_weights(member, high, fields, weight, upper, prior)
+            best = _best_weights(member, high, counted, fields, weight, upper, prior)
         context = context or _Context(high, around, scale, window_high)
         score = best + prior + context.penalty(member)
         ranked.append(_Ranked(score, rank, member.name))
@@ -402,7 +408,7 @@ def _rank_single_byte(
             # (it may come before the stand-in: scored)
             prior = priors[member.name]
             if best is None:
-                best = _best_weights(member, high, fields, weight, upper, prior)
+                best = _best_weights(member, high, counted, fields, weight, upper, prior)
             context = context or _Context(high, around, scale, window_high)
             score = best + prior + context.penalty(member)
             ranked.append(_Ranked(score, member.rank, member.name))
@@ -489,23 +495,40 @@ class _Context:
 def _best_weights(
     member: _Member,
     high: bytes,
+    counted: tuple[bytes, list[int]] | None,
     fields: tuple[int, ...] | None,
     weight: float,
     upper: float,
     prior: float,
 ) -> float:
-    """The best of weight + ASCII score over the languages of *member* (*fields*: the ASCII
-    scores' fields, ``None`` when every one is 0; *weight*: that of its bound's table,
-    *upper*: its bound, *prior*: its prior)."""
+    """The best of weight + ASCII score over the languages of *member* (*counted*: as for
+    :func:`_weigh_tables`; *fields*: the ASCII scores' fields, ``None`` when every one is
+    0; *weight*: that of its bound's table, *upper*: its bound, *prior*: its prior).
+
+    (Every language whose weight is weighed is one of the languages: the best is the
+    largest weight + ASCII score of all of them, whichever are weighed, so long as the
+    one that gives it is. Those left out below give at most the best: see there.)
+    """
     if member.alone:
         # (one language: its table is the bound's)
         return weight + (0.0 if fields is None else (0 - fields[member.fields[0]]) / 2)
     if fields is None:
         # every language's ASCII score is 0: the best is the best weight (plus that
         # 0.0, as each weight had it added)
-        return max(weigh_all(high, member.tables)) + 0.0
+        return max(_weigh_tables(high, counted, member.tables)) + 0.0
+    if counted is not None:
+        # (every language at once: the weighing costs a sum per distinct byte, not per table)
+        return max(
+            map(
+                float.__add__,
+                _weigh_tables(high, counted, member.tables),
+                [(0 - fields[field]) / 2 for field in member.fields],
+            )
+        )
     # the best of weight + ASCII score over the languages; those whose ASCII score
-    # plus the best weights (ceiling) is below the best so far cannot beat it
+    # plus the best weights (ceiling) is below the best so far cannot beat it (ceiling
+    # is the weight of the bound's table, but for rounding: a language left out by a
+    # rounding gives at most the best so far, as all are whole half nats)
     ascii_bound = (0 - fields[member.ascii_field]) / 2
     ceiling = upper - prior - ascii_bound
     scores = [(0 - fields[field]) / 2 for field in member.fields]
@@ -520,6 +543,73 @@ def _best_weights(
         weights = weigh_all(high, tuple(member.tables[i] for i in rest))
         best = max(best, *(w + scores[i] for w, i in zip(weights, rest, strict=True)))
     return best
+
+
+#: Bytes 0x80-0xFF whose distinct values are at most this many are weighed by their counts
+#: (:func:`_counted`).
+_FEW_DISTINCT: Final = 32
+_HIGH_VALUES: Final = bytes(range(0x80, 0x100))
+
+
+def _counted(high: bytes) -> tuple[bytes, list[int]] | None:
+    """The distinct values of the bytes *high* (0x80-0xFF) and how many times each occurs,
+    when they are few (at most :data:`_FEW_DISTINCT`) and *high* is long enough for
+    :func:`._models.weigh_all`'s one ``adler32`` per table; else ``None``."""
+    if len(high) > _ADLER_CHUNK:
+        return None  # (and each sum fits in 16 bits: 63 * _ADLER_CHUNK < 2**16)
+    present = _HIGH_VALUES.translate(None, _HIGH_VALUES.translate(None, high))
+    if len(present) > _FEW_DISTINCT:
+        return None
+    return present, list(map(high.count, present))
+
+
+#: ``weigh_all`` sums up to this many codes in one ``adler32`` (``_models._CHUNK``).
+_ADLER_CHUNK: Final = 65519 // MAX_HALF_NATS
+
+
+def _weigh_tables(
+    high: bytes, counted: tuple[bytes, list[int]] | None, tables: Sequence[bytes]
+) -> list[float]:
+    """``weigh_all(high, tables)``; where *counted* (:func:`_counted` of *high*) is not
+    ``None``, from the counts of its distinct bytes.
+
+    ``weigh_all`` gives each table's ``-0.5 * S``, *S* the sum of the codes of the bytes
+    of *high* (whole numbers below 64: ``adler32`` sums them exactly, *high* being at most
+    :data:`_ADLER_CHUNK` bytes). *S* is also the sum over the distinct bytes of their
+    count times their code; :func:`_packed` holds each byte's codes in every table as
+    fields of 16 bits of one integer, so one sum of products gives every table's *S* at
+    once, exactly (each at most ``63 * len(high)``, below 2**16: no field carries into the
+    next), read out by one unpack: the same whole numbers, so the same floats (tested
+    against ``weigh_all``).
+    """
+    if counted is None:
+        return weigh_all(high, tables)
+    present, counts = counted
+    found = _PACKED.get(id(tables))
+    if found is None or found[0] is not tables:
+        found = _packed(tables)
+    _, packed, layout = found
+    total = sum(map(mul, counts, map(packed.__getitem__, present)))
+    return [-0.5 * code for code in layout.unpack(total.to_bytes(layout.size, "little"))]
+
+
+#: :func:`_packed` of the tables seen, by their ``id`` (each with the tables themselves,
+#: kept alive so that no other object takes their ``id``).
+_PACKED: Final[dict[int, tuple[Sequence[bytes], tuple[int, ...], Struct]]] = {}
+
+
+def _packed(tables: Sequence[bytes]) -> tuple[Sequence[bytes], tuple[int, ...], Struct]:
+    """*tables*, each byte value's codes in every one of *tables* as one integer (table
+    *i*'s in bits ``16 * i`` to ``16 * i + 15``), and the layout of those fields; kept in
+    :data:`_PACKED` (a few dozen tuples of tables: the script groups', their members')."""
+    packed = tuple(
+        sum(table[value] << (16 * index) for index, table in enumerate(tables))
+        for value in range(256)
+    )
+    found = (tables, packed, Struct(f"<{len(tables)}H"))
+    if len(_PACKED) < 256:
+        _PACKED[id(tables)] = found
+    return found
 
 
 _SCORE: Final = itemgetter(0)
