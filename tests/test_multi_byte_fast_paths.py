@@ -261,7 +261,9 @@ def test_paired_is_the_count_of_pairs(pairs: bytes, count: int) -> None:
 @settings(max_examples=500, deadline=None)
 @given(
     st.lists(
-        st.sampled_from([b" ", b"a", b"\xe9", b"\xb0\xa1", b"x" * 300, b"\xc7\xd1\xb1", b"\n"]),
+        st.sampled_from(
+            [b" ", b"a", b"\xe9", b"\xb0\xa1", b"x" * 300, b"x" * 700, b"\xc7\xd1\xb1", b"\n"]
+        ),
         max_size=120,
     ).map(b"".join),
     st.integers(0, 5000),
@@ -278,7 +280,8 @@ def test_high_pairs_are_the_whole_translation(data: bytes, at: int, span: int) -
     if not high:
         assert (pairs, base) == (whole, 0)
         return
-    assert base == first
+    # (all of it, where the piece would leave out few bytes; else the piece from the first)
+    assert (pairs, base) == (whole, 0) or (base == first and pairs == whole[first:].rstrip())
     assert _rank._paired(pairs, first - base, len(high)) == _rank._paired(whole, first, len(high))
     start = first + at % (len(data) - first + 2)
     found = pairs.find(b"h", start - base)
@@ -289,3 +292,37 @@ def test_high_pairs_are_the_whole_translation(data: bytes, at: int, span: int) -
     assert pairs.count(b"hh", start - base, start - base + span) == whole.count(
         b"hh", start, start + span
     )
+
+
+def _without_probe_skip(data: bytes, high: bytes, bonuses: dict[str, float]) -> None:
+    """The ranking of *data* is the same with the redundant probes skipped and with every
+    probe decoded."""
+    fast = _rank.rank_candidates(data, high, dict(bonuses))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_rank, "_SKIP_PROBE", False)
+        plain = _rank.rank_candidates(data, high, dict(bonuses))
+    assert fast == plain
+
+
+@settings(max_examples=300, deadline=None)
+@given(_bytes, st.sampled_from(_BONUSES))
+def test_skipped_probes_rule_out_nothing(body: bytes, bonuses: dict[str, float]) -> None:
+    """Where more than the probe's allowed errors are more than the whole's limit, a
+    candidate the probe would rule out is ruled out by its decode: the rankings are alike."""
+    data, high = trim_sample(body)
+    if high:
+        _without_probe_skip(data, high, bonuses)
+
+
+@pytest.mark.parametrize("errors", [0, 5, 9, 10, 11, 12, 20, 30])
+@pytest.mark.parametrize("size", [600, 2000, 4000])
+def test_probes_are_kept_where_the_limit_allows_their_errors(errors: int, size: int) -> None:
+    """Many bytes 0x80-0xFF (not trimmed: the limit of errors is then above the probe's),
+    errors in the first bytes and none after: the probe is not skipped where a candidate
+    it rules out would pass its decode."""
+    text = ("的一是不了人我在有他这中大来上国个到说们为" * size)[:size].encode("gbk")
+    for start in (b"", "가나다".encode("euc_kr") * 3):
+        data = start + b"\x80 " * errors + text
+        high = data.translate(None, bytes(range(0x80)))
+        for bonuses in _BONUSES:
+            _without_probe_skip(data, high, bonuses)

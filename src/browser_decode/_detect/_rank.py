@@ -15,6 +15,7 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from functools import cache
+from functools import partial as _with
 from heapq import heapify, heappop
 from operator import itemgetter, mul
 from struct import Struct
@@ -107,9 +108,15 @@ def _high_pairs(data: bytes, high: bytes, first: int) -> tuple[bytes, int]:
     spaces around it neither make nor break a pair): no pass over the ASCII head and tail
     of the sample (tested against the whole translation). Without *high*: the whole.
     """
-    if not high:
-        return data.translate(_HIGH_PAIRS), 0
-    return data[first : data.rfind(high[-1:]) + 1].translate(_HIGH_PAIRS), first
+    end = data.rfind(high[-1:]) + 1 if high else 0
+    if not high or first + len(data) - end < _PAIRS_COPY:
+        return data.translate(_HIGH_PAIRS), 0  # (the piece is nearly all: no copy of it)
+    return data[first:end].translate(_HIGH_PAIRS), first
+
+
+#: :func:`_high_pairs` translates all of the sample when the piece would leave out fewer
+#: bytes than this.
+_PAIRS_COPY: Final = 512
 
 
 def _compact(data: bytes) -> bytes:
@@ -124,6 +131,9 @@ MAX_ERROR_SHARE: Final = 0.01
 #: Bytes from the first non-ASCII one that a multi-byte candidate must decode
 #: nearly without errors before it is tried on the whole sample.
 _PROBE: Final = 512
+#: Whether the probe is skipped where it is redundant (``rank_candidates``; the tests
+#: compare the rankings without the skip).
+_SKIP_PROBE: Final = True
 #: The first half of the probe, decoded first.
 _SHORT_PROBE: Final = _PROBE // 2
 #: ``bytes.translate`` tables: ASCII letters by case (see ``context_classes``), and
@@ -204,6 +214,12 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
         # for that many errors: each error starts at one)
         enough = pairs.count(b"h", first - base, first - base + _SHORT_PROBE) >= allowed + 2
         short = probe[:_SHORT_PROBE] if len(probe) > _SHORT_PROBE and enough else b""
+        # (the whole holds at least the probe's errors but one: where more than *allowed*
+        # of them are more than *limit*, the probe rules out only candidates that the
+        # decode below rules out too, and those it leaves in are decoded again there:
+        # once a candidate has been decoded there, the text is likely multi-byte, and the
+        # first piece costs about what the probe does, so the probe is skipped)
+        redundant = _SKIP_PROBE and limit < allowed
         survivors: list[tuple[int, str, str, str]] = []
         for rank, (name, (codec, languages)) in enumerate(MULTI_BYTE.items(), len(SINGLE_BYTE)):
             # a cheap look at the first non-ASCII bytes rules most candidates out; its
@@ -213,7 +229,9 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
                 if short.decode(codec, "replace").count("\ufffd") - 1 > allowed:
                     continue
                 short = b""  # (text that one reads is likely multi-byte: no more halves)
-            if probe.decode(codec, "replace").count("\ufffd") > allowed:
+            if not (redundant and pieces) and (
+                probe.decode(codec, "replace").count("\ufffd") > allowed
+            ):
                 continue
             # (the ASCII bytes before the first other one decode alike, without errors,
             # and so do the long ASCII stretches dropped from the pieces)
@@ -281,8 +299,9 @@ def _rank_single_byte(
     """
     groups = _GROUPS or _script_groups()
     priors = _PRIORS_CACHE.get(tuple(bonuses.items())) or _priors(bonuses)
-    # (each weighing by the counts of the distinct bytes when they are few: _weigh_tables)
+    # every weighing (weigh_all), by the counts of the distinct bytes when they are few
     counted = _counted(high)
+    weights_of = _with(weigh_all, high) if counted is None else _with(_weigh_counted, counted)
     # every ASCII score at once (0 for each when ``None``): a field is read by its index
     fields = None if ascii_total is None else ascii_fields(ascii_total)
     # (each bound summed as before: weight + ASCII bound + prior)
@@ -294,7 +313,7 @@ def _rank_single_byte(
             group.rank,
             group,
         )
-        for weight, group in zip(_weigh_tables(high, counted, _GROUP_TABLES), groups, strict=True)
+        for weight, group in zip(weights_of(_GROUP_TABLES), groups, strict=True)
     ]
     pending.sort()  # (the best group last)
     # members of the groups expanded (minus the bound, rank, member, the weight of its
@@ -345,9 +364,7 @@ def _rank_single_byte(
                         part.rank,
                         part,
                     )
-                    for weight, part in zip(
-                        _weigh_tables(high, counted, group.part_tables), group.parts, strict=True
-                    )
+                    for weight, part in zip(weights_of(group.part_tables), group.parts, strict=True)
                 ]
                 smaller.sort()
                 continue
@@ -365,9 +382,7 @@ def _rank_single_byte(
                     member,
                     weight,
                 )
-                for weight, member in zip(
-                    _weigh_tables(high, counted, group.tables), group.members, strict=True
-                )
+                for weight, member in zip(weights_of(group.tables), group.members, strict=True)
             ]
             heapify(bounds)
             continue
@@ -388,16 +403,18 @@ def _rank_single_byte(
             partial = context.bound(member, leader == "Latin")
             bound = upper + partial
             if not bound < top:
-                best = _best_weights(member, high, counted, fields, weight, upper, prior)
+                best = _best_weights(
+                    member, high, weights_of, counted, fields, weight, upper, prior
+                )
                 bound = best + prior + partial
         else:
-            best = _best_weights(member, high, counted, fields, weight, upper, prior)
+            best = _best_weights(member, high, weights_of, counted, fields, weight, upper, prior)
             bound = best + prior
         if bound < top:
             deferred.append((bound, member, upper, weight, best))
             continue
         if best is None:  # (never: for the type checker)
-            best = _best_weights(member, high, counted, fields, weight, upper, prior)
+            best = _best_weights(member, high, weights_of, counted, fields, weight, upper, prior)
         context = context or _Context(high, around, scale, window_high)
         score = best + prior + context.penalty(member)
         ranked.append(_Ranked(score, rank, member.name))
@@ -408,7 +425,9 @@ def _rank_single_byte(
             # (it may come before the stand-in: scored)
             prior = priors[member.name]
             if best is None:
-                best = _best_weights(member, high, counted, fields, weight, upper, prior)
+                best = _best_weights(
+                    member, high, weights_of, counted, fields, weight, upper, prior
+                )
             context = context or _Context(high, around, scale, window_high)
             score = best + prior + context.penalty(member)
             ranked.append(_Ranked(score, member.rank, member.name))
@@ -495,14 +514,17 @@ class _Context:
 def _best_weights(
     member: _Member,
     high: bytes,
+    weights_of: Callable[[Sequence[bytes]], list[float]],
     counted: tuple[bytes, list[int]] | None,
     fields: tuple[int, ...] | None,
     weight: float,
     upper: float,
     prior: float,
 ) -> float:
-    """The best of weight + ASCII score over the languages of *member* (*counted*: as for
-    :func:`_weigh_tables`; *fields*: the ASCII scores' fields, ``None`` when every one is
+    """The best of weight + ASCII score over the languages of *member* (*weights_of*: the
+    weights of the bytes 0x80-0xFF *high* in tables, ``weigh_all``'s, from their counts
+    *counted* when not ``None``, :func:`_weigh_counted`; *fields*: the ASCII scores'
+    fields, ``None`` when every one is
     0; *weight*: that of its bound's table, *upper*: its bound, *prior*: its prior).
 
     (Every language whose weight is weighed is one of the languages: the best is the
@@ -515,13 +537,13 @@ def _best_weights(
     if fields is None:
         # every language's ASCII score is 0: the best is the best weight (plus that
         # 0.0, as each weight had it added)
-        return max(_weigh_tables(high, counted, member.tables)) + 0.0
+        return max(weights_of(member.tables)) + 0.0
     if counted is not None:
         # (every language at once: the weighing costs a sum per distinct byte, not per table)
         return max(
             map(
                 float.__add__,
-                _weigh_tables(high, counted, member.tables),
+                weights_of(member.tables),
                 [(0 - fields[field]) / 2 for field in member.fields],
             )
         )
@@ -557,9 +579,14 @@ def _counted(high: bytes) -> tuple[bytes, list[int]] | None:
     :func:`._models.weigh_all`'s one ``adler32`` per table; else ``None``."""
     if len(high) > _ADLER_CHUNK:
         return None  # (and each sum fits in 16 bits: 63 * _ADLER_CHUNK < 2**16)
-    present = _HIGH_VALUES.translate(None, _HIGH_VALUES.translate(None, high))
-    if len(present) > _FEW_DISTINCT:
+    # (a prefix holds at most the distinct values of the whole: dense text with many has
+    # them in its first bytes, read without a pass over all of them)
+    if 0x80 - len(_HIGH_VALUES.translate(None, high[:128])) > _FEW_DISTINCT:
         return None
+    absent = _HIGH_VALUES.translate(None, high)
+    if 0x80 - len(absent) > _FEW_DISTINCT:
+        return None
+    present = _HIGH_VALUES.translate(None, absent)
     return present, list(map(high.count, present))
 
 
@@ -567,11 +594,9 @@ def _counted(high: bytes) -> tuple[bytes, list[int]] | None:
 _ADLER_CHUNK: Final = 65519 // MAX_HALF_NATS
 
 
-def _weigh_tables(
-    high: bytes, counted: tuple[bytes, list[int]] | None, tables: Sequence[bytes]
-) -> list[float]:
-    """``weigh_all(high, tables)``; where *counted* (:func:`_counted` of *high*) is not
-    ``None``, from the counts of its distinct bytes.
+def _weigh_counted(counted: tuple[bytes, list[int]], tables: Sequence[bytes]) -> list[float]:
+    """``weigh_all(high, tables)`` from *counted*, :func:`_counted` of *high* (not ``None``):
+    the counts of its distinct bytes.
 
     ``weigh_all`` gives each table's ``-0.5 * S``, *S* the sum of the codes of the bytes
     of *high* (whole numbers below 64: ``adler32`` sums them exactly, *high* being at most
@@ -582,8 +607,6 @@ def _weigh_tables(
     next), read out by one unpack: the same whole numbers, so the same floats (tested
     against ``weigh_all``).
     """
-    if counted is None:
-        return weigh_all(high, tables)
     present, counts = counted
     found = _PACKED.get(id(tables))
     if found is None or found[0] is not tables:
