@@ -106,7 +106,9 @@ def _high_pairs(data: bytes, high: bytes, first: int) -> tuple[bytes, int]:
     a ``find`` or ``count`` of ``h`` at *i* and beyond in the whole is one at ``i - base``
     in the piece (plus *base*), and a ``count`` of ``hh`` in it is one in the piece (the
     spaces around it neither make nor break a pair): no pass over the ASCII head and tail
-    of the sample (tested against the whole translation). Without *high*: the whole.
+    of the sample (tested against the whole translation). Without *high*, or where the
+    piece would leave out fewer than :data:`_PAIRS_COPY` bytes: the whole translation
+    (*base* 0), without the copy of the piece.
     """
     end = data.rfind(high[-1:]) + 1 if high else 0
     if not high or first + len(data) - end < _PAIRS_COPY:
@@ -523,13 +525,15 @@ def _best_weights(
 ) -> float:
     """The best of weight + ASCII score over the languages of *member* (*weights_of*: the
     weights of the bytes 0x80-0xFF *high* in tables, ``weigh_all``'s, from their counts
-    *counted* when not ``None``, :func:`_weigh_counted`; *fields*: the ASCII scores'
-    fields, ``None`` when every one is
-    0; *weight*: that of its bound's table, *upper*: its bound, *prior*: its prior).
+    *counted* when that is not ``None``, :func:`_weigh_counted`; *fields*: the ASCII
+    scores' fields, ``None`` when every one is 0; *weight*: that of its bound's table,
+    *upper*: its bound, *prior*: its prior).
 
-    (Every language whose weight is weighed is one of the languages: the best is the
-    largest weight + ASCII score of all of them, whichever are weighed, so long as the
-    one that gives it is. Those left out below give at most the best: see there.)
+    With *counted*, every language is weighed at once (a sum per distinct byte, not a
+    translation per table); else the languages whose ASCII score plus the bound's weight
+    is below the best so far are left out. Either way the result is the largest weight +
+    ASCII score of all the languages (those left out give at most the best: see there),
+    the same float.
     """
     if member.alone:
         # (one language: its table is the bound's)
@@ -539,7 +543,6 @@ def _best_weights(
         # 0.0, as each weight had it added)
         return max(weights_of(member.tables)) + 0.0
     if counted is not None:
-        # (every language at once: the weighing costs a sum per distinct byte, not per table)
         return max(
             map(
                 float.__add__,
@@ -575,8 +578,9 @@ _HIGH_VALUES: Final = bytes(range(0x80, 0x100))
 
 def _counted(high: bytes) -> tuple[bytes, list[int]] | None:
     """The distinct values of the bytes *high* (0x80-0xFF) and how many times each occurs,
-    when they are few (at most :data:`_FEW_DISTINCT`) and *high* is long enough for
-    :func:`._models.weigh_all`'s one ``adler32`` per table; else ``None``."""
+    when they are few (at most :data:`_FEW_DISTINCT`) and *high* is short enough for
+    :func:`._models.weigh_all`'s one ``adler32`` per table; else ``None`` (then
+    ``weigh_all`` weighs, one translation per table: cheaper for many distinct bytes)."""
     if len(high) > _ADLER_CHUNK:
         return None  # (and each sum fits in 16 bits: 63 * _ADLER_CHUNK < 2**16)
     # (a prefix holds at most the distinct values of the whole: dense text with many has
