@@ -326,3 +326,40 @@ def test_probes_are_kept_where_the_limit_allows_their_errors(errors: int, size: 
         high = data.translate(None, bytes(range(0x80)))
         for bonuses in _BONUSES:
             _without_probe_skip(data, high, bonuses)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from([b"\x80 ", b"\xff", b"\xa1", b"ab ", b"\n"]),
+            _encoded,
+        ),
+        min_size=1,
+        max_size=8,
+    ).map(b"".join),
+    st.integers(0, 40),
+    st.sampled_from(_CODECS),
+)
+def test_a_redundant_probe_rules_out_what_the_first_piece_rules_out(
+    data: bytes, limit: int, codec: str
+) -> None:
+    """Where ``_probe_redundant`` says so, a candidate with more errors in the probe than it
+    allows is ruled out by ``_decode_with_few_errors`` (its first piece), whatever the
+    limit, the cut and the text."""
+    first = data.find(bytes(b for b in data if b >= 0x80)[:1] or b"\x80")
+    if first < 0:
+        return
+    probe = data[first : first + _rank._PROBE]
+    allowed = 2 + len(probe) // 64
+    for cut in (len(data), first + (len(data) - first) // 4, first + 512, first + 700):
+        cut = min(cut, len(data))
+        if not _rank._probe_redundant(limit, allowed, cut - first, len(probe)):
+            continue
+        if probe.decode(codec, "replace").count("\ufffd") > allowed:
+            assert _rank._decode_with_few_errors(data, first, cut, codec, limit, []) is None
+            # (by the first piece alone: the second is never decoded)
+            head = codecs.getincrementaldecoder(codec)("replace").decode(
+                _rank._compact(data[first:cut])
+            )
+            assert head.count("\ufffd") > limit

@@ -95,6 +95,21 @@ def _paired(pairs: bytes, first: int, count: int) -> bool:
     return pairs.count(b"hh") * 8 >= count
 
 
+def _probe_redundant(limit: int, allowed: int, first_piece: int, probe: int) -> bool:
+    """Whether a probe of *probe* bytes that allows *allowed* errors rules out only
+    candidates that :func:`_decode_with_few_errors` (at most *limit* errors; its first
+    piece *first_piece* bytes long before compaction) rules out by its first piece.
+
+    The whole holds at least the probe's errors but one (a prefix has at most one error
+    more than the whole, for the character it may cut), and so does a first piece that
+    holds the probe's bytes (compaction keeps every error): more than *allowed* errors in
+    the probe are more than *limit* there when *limit* is below *allowed*. Those the probe
+    leaves in are decoded there again (tested on samples of every kind, and on errors
+    placed against the limits).
+    """
+    return limit < allowed and first_piece >= probe
+
+
 def _high_pairs(data: bytes, high: bytes, first: int) -> tuple[bytes, int]:
     """``data.translate(_HIGH_PAIRS)`` (bytes 0x80-0xFF -> ``h``, others -> space) where it
     holds an ``h``, and where that lies in it: the pairs of ``data[base:]`` up to its last
@@ -216,12 +231,9 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
         # for that many errors: each error starts at one)
         enough = pairs.count(b"h", first - base, first - base + _SHORT_PROBE) >= allowed + 2
         short = probe[:_SHORT_PROBE] if len(probe) > _SHORT_PROBE and enough else b""
-        # (the whole holds at least the probe's errors but one: where more than *allowed*
-        # of them are more than *limit*, the probe rules out only candidates that the
-        # decode below rules out too, and those it leaves in are decoded again there:
-        # once a candidate has been decoded there, the text is likely multi-byte, and the
-        # first piece costs about what the probe does, so the probe is skipped)
-        redundant = _SKIP_PROBE and limit < allowed
+        # (once a candidate has been decoded in full, the text is likely multi-byte: the
+        # probe is skipped where it rules out nothing that the decode does not)
+        redundant = _SKIP_PROBE and _probe_redundant(limit, allowed, cut - first, len(probe))
         survivors: list[tuple[int, str, str, str]] = []
         for rank, (name, (codec, languages)) in enumerate(MULTI_BYTE.items(), len(SINGLE_BYTE)):
             # a cheap look at the first non-ASCII bytes rules most candidates out; its
