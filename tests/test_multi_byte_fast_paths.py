@@ -256,3 +256,110 @@ def test_paired_is_the_count_of_pairs(pairs: bytes, count: int) -> None:
     """``_paired`` counts the pairs of a prefix first: the answer of counting them all."""
     first = pairs.find(b"h")
     assert _rank._paired(pairs, first, count) == (pairs.count(b"hh") * 8 >= count)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [b" ", b"a", b"\xe9", b"\xb0\xa1", b"x" * 300, b"x" * 700, b"\xc7\xd1\xb1", b"\n"]
+        ),
+        max_size=120,
+    ).map(b"".join),
+    st.integers(0, 5000),
+    st.integers(0, 3000),
+)
+def test_high_pairs_are_the_whole_translation(data: bytes, at: int, span: int) -> None:
+    """The pairs from the first byte 0x80-0xFF to the last answer every ``find`` and
+    ``count`` of ``rank_candidates`` as the translation of all of the sample does."""
+    high = data.translate(None, bytes(range(0x80)))
+    whole = data.translate(_rank._HIGH_PAIRS)
+    first = whole.find(b"h")
+    pairs, base = _rank._high_pairs(data, high, data.find(high[:1]) if high else -1)
+    assert pairs.count(b"hh") == whole.count(b"hh")
+    if not high:
+        assert (pairs, base) == (whole, 0)
+        return
+    # (all of it, where the piece would leave out few bytes; else the piece from the first)
+    assert (pairs, base) == (whole, 0) or (base == first and pairs == whole[first:].rstrip())
+    assert _rank._paired(pairs, first - base, len(high)) == _rank._paired(whole, first, len(high))
+    start = first + at % (len(data) - first + 2)
+    found = pairs.find(b"h", start - base)
+    assert (found + base if found >= 0 else -1) == whole.find(b"h", start)
+    assert pairs.count(b"h", start - base, start - base + span) == whole.count(
+        b"h", start, start + span
+    )
+    assert pairs.count(b"hh", start - base, start - base + span) == whole.count(
+        b"hh", start, start + span
+    )
+
+
+def _without_probe_skip(data: bytes, high: bytes, bonuses: dict[str, float]) -> None:
+    """The ranking of *data* is the same with the redundant probes skipped and with every
+    probe decoded."""
+    fast = _rank.rank_candidates(data, high, dict(bonuses))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_rank, "_SKIP_PROBE", False)
+        plain = _rank.rank_candidates(data, high, dict(bonuses))
+    assert fast == plain
+
+
+@settings(max_examples=300, deadline=None)
+@given(_bytes, st.sampled_from(_BONUSES))
+def test_skipped_probes_rule_out_nothing(body: bytes, bonuses: dict[str, float]) -> None:
+    """Where more than the probe's allowed errors are more than the whole's limit, a
+    candidate the probe would rule out is ruled out by its decode: the rankings are alike."""
+    data, high = trim_sample(body)
+    if high:
+        _without_probe_skip(data, high, bonuses)
+
+
+@pytest.mark.parametrize("errors", [0, 5, 9, 10, 11, 12, 20, 30])
+@pytest.mark.parametrize("size", [600, 2000, 4000])
+def test_probes_are_kept_where_the_limit_allows_their_errors(errors: int, size: int) -> None:
+    """Many bytes 0x80-0xFF (not trimmed: the limit of errors is then above the probe's),
+    errors in the first bytes and none after: the probe is not skipped where a candidate
+    it rules out would pass its decode."""
+    text = ("的一是不了人我在有他这中大来上国个到说们为" * size)[:size].encode("gbk")
+    for start in (b"", "가나다".encode("euc_kr") * 3):
+        data = start + b"\x80 " * errors + text
+        high = data.translate(None, bytes(range(0x80)))
+        for bonuses in _BONUSES:
+            _without_probe_skip(data, high, bonuses)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from([b"\x80 ", b"\xff", b"\xa1", b"ab ", b"\n"]),
+            _encoded,
+        ),
+        min_size=1,
+        max_size=8,
+    ).map(b"".join),
+    st.integers(0, 40),
+    st.sampled_from(_CODECS),
+)
+def test_a_redundant_probe_rules_out_what_the_first_piece_rules_out(
+    data: bytes, limit: int, codec: str
+) -> None:
+    """Where ``_probe_redundant`` says so, a candidate with more errors in the probe than it
+    allows is ruled out by ``_decode_with_few_errors`` (its first piece), whatever the
+    limit, the cut and the text."""
+    first = data.find(bytes(b for b in data if b >= 0x80)[:1] or b"\x80")
+    if first < 0:
+        return
+    probe = data[first : first + _rank._PROBE]
+    allowed = 2 + len(probe) // 64
+    for cut in (len(data), first + (len(data) - first) // 4, first + 512, first + 700):
+        cut = min(cut, len(data))
+        if not _rank._probe_redundant(limit, allowed, cut - first, len(probe)):
+            continue
+        if probe.decode(codec, "replace").count("\ufffd") > allowed:
+            assert _rank._decode_with_few_errors(data, first, cut, codec, limit, []) is None
+            # (by the first piece alone: the second is never decoded)
+            head = codecs.getincrementaldecoder(codec)("replace").decode(
+                _rank._compact(data[first:cut])
+            )
+            assert head.count("\ufffd") > limit

@@ -37,6 +37,7 @@ from browser_decode._detect._models import (
     context_classes,
     script_groups,
     weigh,
+    weigh_all,
 )
 from browser_decode._detect._rank import _ASCII_CASES, _Ranked
 from browser_decode._detect._sample import trim_sample
@@ -382,3 +383,53 @@ def test_ascii_fields_are_the_shifted_fields(counts: list[int]) -> None:
     assert len(fields) == len(shifts)
     for shift in shifts.values():
         assert fields[shift // ASCII_FIELD] == (total >> shift) & ASCII_FIELD_MASK
+
+
+_TABLE_SETS = [
+    (_rank._GROUPS or _rank._script_groups()) and _rank._GROUP_TABLES,
+    *(group.tables for group in _rank._GROUPS),
+    *(group.part_tables for group in _rank._GROUPS if group.parts),
+    *(member.tables for group in _rank._GROUPS for member in group.members),
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.one_of(
+        st.binary(max_size=1100).map(lambda b: bytes(x | 0x80 for x in b)),
+        st.lists(st.sampled_from(b"\x80\x92\x93\x94\xe9\xe8\xe0\xfc\xff"), max_size=1100).map(
+            bytes
+        ),
+    ),
+    st.integers(0, len(_TABLE_SETS) - 1),
+)
+def test_weighing_by_counts_is_weigh_all(high: bytes, which: int) -> None:
+    """The weights from the counts of the distinct bytes are ``weigh_all``'s, to the bit
+    (sign of zero included), for every set of tables the ranking weighs, with few and
+    many distinct bytes and up to the longest *high* weighed by counts."""
+    tables = _TABLE_SETS[which]
+    want = weigh_all(high, tables)
+    counted = _rank._counted(high)
+    got = want if counted is None else _rank._weigh_counted(counted, tables)
+    assert [w.hex() for w in got] == [w.hex() for w in want]
+    present = bytes(sorted(set(high)))
+    every = (present, [high.count(value) for value in present])
+    forced = _rank._weigh_counted(every, tables)
+    assert [w.hex() for w in forced] == [w.hex() for w in want]
+
+
+@settings(max_examples=300, deadline=None)
+@given(_latin_pages, st.sampled_from([0, 8, 32, 256]))
+def test_latin_pages_rank_alike_whatever_is_weighed_by_counts(body: bytes, few: int) -> None:
+    """The ranking is the same (down to the stand-in, and every score) whether the weights
+    come from counts (few distinct bytes or many) or from one translation per table."""
+    data, high = trim_sample(body)
+    if not high:
+        return
+    for bonuses in _BONUSES[:3]:
+        rankings = []
+        for limit in (-1, few):
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr(_rank, "_FEW_DISTINCT", limit)
+                rankings.append(_rank.rank_candidates(data, high, dict(bonuses)))
+        assert rankings[0] == rankings[1]

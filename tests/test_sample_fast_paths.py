@@ -299,3 +299,55 @@ def test_nearly_utf8_around_twenty_valid_per_error(char: str, error: bytes) -> N
             assert nearly_utf8(data) == _nearly_utf8_before(data), (valid, errors)
             data = data[:-4] + error  # (and at the end: a character cut short)
             assert nearly_utf8(data) == _nearly_utf8_before(data), (valid, errors)
+
+
+def _word_before_plain(data: bytes, first: int) -> int:
+    """Where the word before the word at *first* starts, as ``words_around`` found it
+    before: in all of the translated *data*."""
+    text = data.translate(_sample._SEPARATORS_TO_SPACE)
+    space = text.rfind(b" ", 0, first)
+    return text.rfind(b" ", 0, len(text[:space].rstrip(b" "))) + 1 if space > 0 else 0
+
+
+#: Words and runs of separators around the first byte 0x80-0xFF, short and longer than the
+#: bytes read before it (_sample._BEFORE).
+_BEFORE_PIECES = st.one_of(
+    st.sampled_from([b" ", b"  ", b"<p>", b"</a> ", b"\n\t", b"=", b"word", b"x"]),
+    st.integers(1, 1200).map(lambda n: b"y" * n),
+    st.integers(1, 1200).map(lambda n: b" " * n),
+    st.integers(1, 700).map(lambda n: b"<>" * n),
+)
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(_BEFORE_PIECES, max_size=12).map(b"".join), st.sampled_from([b"\xe9x", b"\xc7"]))
+def test_word_before_reads_the_bytes_before_as_all(before: bytes, word: bytes) -> None:
+    """The start of the word before the first non-ASCII one, read in the bytes just before
+    it, is the one found in all of the translated data (words and separator runs longer
+    than those bytes, at the start or not)."""
+    data = before + word + b" tail"
+    first = len(before)
+    assert _sample._word_before(data, first) == _word_before_plain(data, first)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_bodies)
+def test_words_around_with_the_first_high_byte_is_the_plain_split(data: bytes) -> None:
+    """``words_around`` told where the first byte 0x80-0xFF lies gives the plain split's words."""
+    expected = _words_around_before(data)
+    assert words_around(data, first_high(data)) == expected
+    assert _sample._word_before(data, first_high(data)) == _word_before_plain(
+        data, first_high(data)
+    )
+
+
+@pytest.mark.parametrize("run", [1, 2, 3])
+@pytest.mark.parametrize("shift", range(-4, 5))
+@pytest.mark.parametrize("lead", [b"", b"w", b"x y", b"x  y "])
+def test_word_before_at_the_edge_of_the_bytes_read(run: int, shift: int, lead: bytes) -> None:
+    """A separator, a run of them or a word start right at the start of the bytes read
+    before the first byte 0x80-0xFF (and one byte either side)."""
+    for word in (b"y", b"<"):
+        before = lead + b" " * run + word * (_sample._BEFORE - run + shift)
+        data = before + b"\xe9 tail"
+        assert _sample._word_before(data, len(before)) == _word_before_plain(data, len(before))

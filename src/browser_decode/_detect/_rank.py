@@ -13,16 +13,19 @@ from __future__ import annotations
 import codecs
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
+from functools import partial as _with
 from heapq import heapify, heappop
 from operator import itemgetter, mul
+from struct import Struct
 
 from ._models import (
     ASCII_FIELD,
     ASCII_FIELD_MASK,
     CASE_SWITCH,
     LATIN_LANGUAGES,
+    MAX_HALF_NATS,
     MIXED_SCRIPT,
     MULTI_BYTE,
     PRIORS,
@@ -97,6 +100,47 @@ def _paired(pairs: bytes, first: int, count: int) -> bool:
     return pairs.count(b"hh") * 8 >= count
 
 
+def _probe_redundant(limit: int, allowed: int, first_piece: int, probe: int) -> bool:
+    """Whether a probe of *probe* bytes that allows *allowed* errors rules out only
+    candidates that :func:`_decode_with_few_errors` (at most *limit* errors; its first
+    piece *first_piece* bytes long before compaction) rules out by its first piece.
+
+    The whole holds at least the probe's errors but one (a prefix has at most one error
+    more than the whole, for the character it may cut), and so does a first piece that
+    holds the probe's bytes (compaction keeps every error): more than *allowed* errors in
+    the probe are more than *limit* there when *limit* is below *allowed*. Those the probe
+    leaves in are decoded there again (tested on samples of every kind, and on errors
+    placed against the limits).
+    """
+    return limit < allowed and first_piece >= probe
+
+
+def _high_pairs(data: bytes, high: bytes, first: int) -> tuple[bytes, int]:
+    """``data.translate(_HIGH_PAIRS)`` (bytes 0x80-0xFF -> ``h``, others -> space) where it
+    holds an ``h``, and where that lies in it: the pairs of ``data[base:]`` up to its last
+    byte 0x80-0xFF (*high*: the bytes 0x80-0xFF of *data*, the first at *first*), and
+    *base*.
+
+    Every ``h`` of the whole translation lies in that piece (the last byte 0x80-0xFF is
+    the last occurrence of its value: one memrchr), and it is the piece's translation, so
+    a ``find`` or ``count`` of ``h`` at *i* and beyond in the whole is one at ``i - base``
+    in the piece (plus *base*), and a ``count`` of ``hh`` in it is one in the piece (the
+    spaces around it neither make nor break a pair): no pass over the ASCII head and tail
+    of the sample (tested against the whole translation). Without *high*, or where the
+    piece would leave out fewer than :data:`_PAIRS_COPY` bytes: the whole translation
+    (*base* 0), without the copy of the piece.
+    """
+    end = data.rfind(high[-1:]) + 1 if high else 0
+    if not high or first + len(data) - end < _PAIRS_COPY:
+        return data.translate(_HIGH_PAIRS), 0  # (the piece is nearly all: no copy of it)
+    return data[first:end].translate(_HIGH_PAIRS), first
+
+
+#: :func:`_high_pairs` translates all of the sample when the piece would leave out fewer
+#: bytes than this.
+_PAIRS_COPY: Final = 512
+
+
 def _compact(data: bytes) -> bytes:
     """*data* without the inside of its long ASCII stretches (``_ASCII_STRETCH.sub(rb"\\1\\2",
     data)``: its pieces and groups joined, no Python call per match)."""
@@ -109,6 +153,9 @@ MAX_ERROR_SHARE: Final = 0.01
 #: Bytes from the first non-ASCII one that a multi-byte candidate must decode
 #: nearly without errors before it is tried on the whole sample.
 _PROBE: Final = 512
+#: Whether the probe is skipped where it is redundant (``rank_candidates``; the tests
+#: compare the rankings without the skip).
+_SKIP_PROBE: Final = True
 #: The first half of the probe, decoded first.
 _SHORT_PROBE: Final = _PROBE // 2
 #: ``bytes.translate`` tables: ASCII letters by case (see ``context_classes``), and
@@ -151,12 +198,14 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
     # ascii_packed), ``None`` when no ASCII letter counts (then every one is 0); a field
     # is read out on demand
     ascii_total: int | None = None
+    # (the first byte 0x80-0xFF is the first occurrence of its value: one memchr)
+    first = data.find(high[:1]) if high else -1
     if len(high) >= _MANY and len(data) <= 4 * len(high):
         # A quarter of the bytes and more are non-ASCII: no Latin-script text, so
         # no ASCII letters to tell its languages apart; they alone decide.
         around, scale = data, 1.0
     else:
-        words = words_around(data)
+        words = words_around(data, first if high else None)
         around, scale = contexts(data, high, words)
         letters = words.translate(_ASCII_LOWER, _NOT_ASCII_LETTERS)
         if letters:  # (then some letter's count is not 0)
@@ -172,23 +221,24 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
     # Every character of EUC-KR and EUC-JP is two bytes 0x80-0xFF, and most of
     # GBK's, Big5's and Shift_JIS's: long text whose non-ASCII bytes stand alone is
     # none of them (a few characters may all have an ASCII trail byte).
-    pairs = data.translate(_HIGH_PAIRS)
-    first = pairs.find(b"h")
-    if len(high) <= _FEW or _paired(pairs, first, len(high)):
+    pairs, base = _high_pairs(data, high, first)
+    if len(high) <= _FEW or _paired(pairs, first - base, len(high)):
         limit = 2 + int(MAX_ERROR_SHARE * len(high))
         # the sample from its first byte 0x80-0xFF in two pieces, cut at another such byte
         # a quarter in, each without its long ASCII stretches when first needed (_compact,
         # _decode_with_few_errors)
-        cut = pairs.find(b"h", first + (len(data) - first) // 4)
-        if cut < 0:
-            cut = len(data)
+        cut = pairs.find(b"h", first - base + (len(data) - first) // 4)
+        cut = len(data) if cut < 0 else cut + base
         pieces: list[bytes] = []
         probe = data[first : first + _PROBE]
         allowed = 2 + len(probe) // 64
         # (only when the probe is longer, and its first half holds enough bytes 0x80-0xFF
         # for that many errors: each error starts at one)
-        enough = pairs.count(b"h", first, first + _SHORT_PROBE) >= allowed + 2
+        enough = pairs.count(b"h", first - base, first - base + _SHORT_PROBE) >= allowed + 2
         short = probe[:_SHORT_PROBE] if len(probe) > _SHORT_PROBE and enough else b""
+        # (once a candidate has been decoded in full, the text is likely multi-byte: the
+        # probe is skipped where it rules out nothing that the decode does not)
+        redundant = _SKIP_PROBE and _probe_redundant(limit, allowed, cut - first, len(probe))
         survivors: list[tuple[int, str, str, str]] = []
         for rank, (name, (codec, languages)) in enumerate(MULTI_BYTE.items(), len(SINGLE_BYTE)):
             # a cheap look at the first non-ASCII bytes rules most candidates out; its
@@ -198,7 +248,9 @@ def rank_candidates(data: bytes, high: bytes, bonuses: dict[str, float]) -> list
                 if short.decode(codec, "replace").count("\ufffd") - 1 > allowed:
                     continue
                 short = b""  # (text that one reads is likely multi-byte: no more halves)
-            if probe.decode(codec, "replace").count("\ufffd") > allowed:
+            if not (redundant and pieces) and (
+                probe.decode(codec, "replace").count("\ufffd") > allowed
+            ):
                 continue
             # (the ASCII bytes before the first other one decode alike, without errors,
             # and so do the long ASCII stretches dropped from the pieces)
@@ -266,6 +318,9 @@ def _rank_single_byte(
     """
     groups = _GROUPS or _script_groups()
     priors = _PRIORS_CACHE.get(tuple(bonuses.items())) or _priors(bonuses)
+    # every weighing (weigh_all), by the counts of the distinct bytes when they are few
+    counted = _counted(high)
+    weights_of = _with(weigh_all, high) if counted is None else _with(_weigh_counted, counted)
     # every ASCII score at once (0 for each when ``None``): a field is read by its index
     fields = None if ascii_total is None else ascii_fields(ascii_total)
     # (each bound summed as before: weight + ASCII bound + prior)
@@ -277,7 +332,7 @@ def _rank_single_byte(
             group.rank,
             group,
         )
-        for weight, group in zip(weigh_all(high, _GROUP_TABLES), groups, strict=True)
+        for weight, group in zip(weights_of(_GROUP_TABLES), groups, strict=True)
     ]
     pending.sort()  # (the best group last)
     # members of the groups expanded (minus the bound, rank, member, the weight of its
@@ -328,9 +383,7 @@ def _rank_single_byte(
                         part.rank,
                         part,
                     )
-                    for weight, part in zip(
-                        weigh_all(high, group.part_tables), group.parts, strict=True
-                    )
+                    for weight, part in zip(weights_of(group.part_tables), group.parts, strict=True)
                 ]
                 smaller.sort()
                 continue
@@ -348,7 +401,7 @@ def _rank_single_byte(
                     member,
                     weight,
                 )
-                for weight, member in zip(weigh_all(high, group.tables), group.members, strict=True)
+                for weight, member in zip(weights_of(group.tables), group.members, strict=True)
             ]
             heapify(bounds)
             continue
@@ -369,16 +422,18 @@ def _rank_single_byte(
             partial = context.bound(member, leader == "Latin")
             bound = upper + partial
             if not bound < top:
-                best = _best_weights(member, high, fields, weight, upper, prior)
+                best = _best_weights(
+                    member, high, weights_of, counted, fields, weight, upper, prior
+                )
                 bound = best + prior + partial
         else:
-            best = _best_weights(member, high, fields, weight, upper, prior)
+            best = _best_weights(member, high, weights_of, counted, fields, weight, upper, prior)
             bound = best + prior
         if bound < top:
             deferred.append((bound, member, upper, weight, best))
             continue
         if best is None:  # (never: for the type checker)
-            best = _best_weights(member, high, fields, weight, upper, prior)
+            best = _best_weights(member, high, weights_of, counted, fields, weight, upper, prior)
         context = context or _Context(high, around, scale, window_high)
         score = best + prior + context.penalty(member)
         ranked.append(_Ranked(score, rank, member.name))
@@ -389,7 +444,9 @@ def _rank_single_byte(
             # (it may come before the stand-in: scored)
             prior = priors[member.name]
             if best is None:
-                best = _best_weights(member, high, fields, weight, upper, prior)
+                best = _best_weights(
+                    member, high, weights_of, counted, fields, weight, upper, prior
+                )
             context = context or _Context(high, around, scale, window_high)
             score = best + prior + context.penalty(member)
             ranked.append(_Ranked(score, member.rank, member.name))
@@ -476,23 +533,44 @@ class _Context:
 def _best_weights(
     member: _Member,
     high: bytes,
+    weights_of: Callable[[Sequence[bytes]], list[float]],
+    counted: tuple[bytes, list[int]] | None,
     fields: tuple[int, ...] | None,
     weight: float,
     upper: float,
     prior: float,
 ) -> float:
-    """The best of weight + ASCII score over the languages of *member* (*fields*: the ASCII
+    """The best of weight + ASCII score over the languages of *member* (*weights_of*: the
+    weights of the bytes 0x80-0xFF *high* in tables, ``weigh_all``'s, from their counts
+    *counted* when that is not ``None``, :func:`_weigh_counted`; *fields*: the ASCII
     scores' fields, ``None`` when every one is 0; *weight*: that of its bound's table,
-    *upper*: its bound, *prior*: its prior)."""
+    *upper*: its bound, *prior*: its prior).
+
+    With *counted*, every language is weighed at once (a sum per distinct byte, not a
+    translation per table); else the languages whose ASCII score plus the bound's weight
+    is below the best so far are left out. Either way the result is the largest weight +
+    ASCII score of all the languages (those left out give at most the best: see there),
+    the same float.
+    """
     if member.alone:
         # (one language: its table is the bound's)
         return weight + (0.0 if fields is None else (0 - fields[member.fields[0]]) / 2)
     if fields is None:
         # every language's ASCII score is 0: the best is the best weight (plus that
         # 0.0, as each weight had it added)
-        return max(weigh_all(high, member.tables)) + 0.0
+        return max(weights_of(member.tables)) + 0.0
+    if counted is not None:
+        return max(
+            map(
+                float.__add__,
+                weights_of(member.tables),
+                [(0 - fields[field]) / 2 for field in member.fields],
+            )
+        )
     # the best of weight + ASCII score over the languages; those whose ASCII score
-    # plus the best weights (ceiling) is below the best so far cannot beat it
+    # plus the best weights (ceiling) is below the best so far cannot beat it (ceiling
+    # is the weight of the bound's table, but for rounding: a language left out by a
+    # rounding gives at most the best so far, as all are whole half nats)
     ascii_bound = (0 - fields[member.ascii_field]) / 2
     ceiling = upper - prior - ascii_bound
     scores = [(0 - fields[field]) / 2 for field in member.fields]
@@ -507,6 +585,75 @@ def _best_weights(
         weights = weigh_all(high, tuple(member.tables[i] for i in rest))
         best = max(best, *(w + scores[i] for w, i in zip(weights, rest, strict=True)))
     return best
+
+
+#: Bytes 0x80-0xFF whose distinct values are at most this many are weighed by their counts
+#: (:func:`_counted`).
+_FEW_DISTINCT: Final = 32
+_HIGH_VALUES: Final = bytes(range(0x80, 0x100))
+
+
+def _counted(high: bytes) -> tuple[bytes, list[int]] | None:
+    """The distinct values of the bytes *high* (0x80-0xFF) and how many times each occurs,
+    when they are few (at most :data:`_FEW_DISTINCT`) and *high* is short enough for
+    :func:`._models.weigh_all`'s one ``adler32`` per table; else ``None`` (then
+    ``weigh_all`` weighs, one translation per table: cheaper for many distinct bytes)."""
+    if len(high) > _ADLER_CHUNK:
+        return None  # (and each sum fits in 16 bits: 63 * _ADLER_CHUNK < 2**16)
+    # (a prefix holds at most the distinct values of the whole: dense text with many has
+    # them in its first bytes, read without a pass over all of them)
+    if 0x80 - len(_HIGH_VALUES.translate(None, high[:128])) > _FEW_DISTINCT:
+        return None
+    absent = _HIGH_VALUES.translate(None, high)
+    if 0x80 - len(absent) > _FEW_DISTINCT:
+        return None
+    present = _HIGH_VALUES.translate(None, absent)
+    return present, list(map(high.count, present))
+
+
+#: ``weigh_all`` sums up to this many codes in one ``adler32`` (``_models._CHUNK``).
+_ADLER_CHUNK: Final = 65519 // MAX_HALF_NATS
+
+
+def _weigh_counted(counted: tuple[bytes, list[int]], tables: Sequence[bytes]) -> list[float]:
+    """``weigh_all(high, tables)`` from *counted*, :func:`_counted` of *high* (not ``None``):
+    the counts of its distinct bytes.
+
+    ``weigh_all`` gives each table's ``-0.5 * S``, *S* the sum of the codes of the bytes
+    of *high* (whole numbers below 64: ``adler32`` sums them exactly, *high* being at most
+    :data:`_ADLER_CHUNK` bytes). *S* is also the sum over the distinct bytes of their
+    count times their code; :func:`_packed` holds each byte's codes in every table as
+    fields of 16 bits of one integer, so one sum of products gives every table's *S* at
+    once, exactly (each at most ``63 * len(high)``, below 2**16: no field carries into the
+    next), read out by one unpack: the same whole numbers, so the same floats (tested
+    against ``weigh_all``).
+    """
+    present, counts = counted
+    found = _PACKED.get(id(tables))
+    if found is None or found[0] is not tables:
+        found = _packed(tables)
+    _, packed, layout = found
+    total = sum(map(mul, counts, map(packed.__getitem__, present)))
+    return [-0.5 * code for code in layout.unpack(total.to_bytes(layout.size, "little"))]
+
+
+#: :func:`_packed` of the tables seen, by their ``id`` (each with the tables themselves,
+#: kept alive so that no other object takes their ``id``).
+_PACKED: Final[dict[int, tuple[Sequence[bytes], tuple[int, ...], Struct]]] = {}
+
+
+def _packed(tables: Sequence[bytes]) -> tuple[Sequence[bytes], tuple[int, ...], Struct]:
+    """*tables*, each byte value's codes in every one of *tables* as one integer (table
+    *i*'s in bits ``16 * i`` to ``16 * i + 15``), and the layout of those fields; kept in
+    :data:`_PACKED` (a few dozen tuples of tables: the script groups', their members')."""
+    packed = tuple(
+        sum(table[value] << (16 * index) for index, table in enumerate(tables))
+        for value in range(256)
+    )
+    found = (tables, packed, Struct(f"<{len(tables)}H"))
+    if len(_PACKED) < 256:
+        _PACKED[id(tables)] = found
+    return found
 
 
 _SCORE: Final = itemgetter(0)

@@ -287,7 +287,7 @@ def trim_prefix(data: bytes, size: int, readable: int) -> tuple[bytes, bytes] | 
     return _cut(data, end, None if whole else readable, b"".join(parts[: steps - 1]))
 
 
-def words_around(data: bytes) -> bytes:
+def words_around(data: bytes, first: int | None = None) -> bytes:
     """The words of *data* that hold a byte 0x80-0xFF, each with its neighbours.
 
     At most :data:`MAX_CONTEXTS` of them, each as ``previous word, word, next
@@ -308,6 +308,10 @@ def words_around(data: bytes) -> bytes:
     many spaces as its index (+ 1): their indices are the running sums of the
     lengths of those runs of spaces (all in C; a space after the last word makes one
     more run, after the last such word, whatever follows it).
+
+    *first*: where the first byte 0x80-0xFF of *data* lies, when known (:func:`first_high`).
+    The words are split from the word before the one that holds it, which is found in the
+    bytes just before it (:func:`_word_before`): only the bytes from there on are translated.
     """
     head = data[:_WORDS_HEAD]
     if len(head) < len(data) and (
@@ -315,11 +319,10 @@ def words_around(data: bytes) -> bytes:
         >= MAX_CONTEXTS // 4
     ):
         data = head
-    text = data.translate(_SEPARATORS_TO_SPACE)
-    # from the start of the word before the first word that holds a byte 0x80-0xFF
-    space = text.rfind(b" ", 0, first_high(text))
-    start = text.rfind(b" ", 0, len(text[:space].rstrip(b" "))) + 1 if space > 0 else 0
-    words = text[start:].split()
+    # from the start of the word before the first word that holds a byte 0x80-0xFF (the
+    # head, when it is taken, holds that byte: it is the first of either)
+    start = _word_before(data, first_high(data) if first is None else min(first, len(data)))
+    words = data[start:].translate(_SEPARATORS_TO_SPACE).split()
     # (spaces -> "x", bytes 0x80-0xFF -> space, the ASCII bytes of words deleted: the
     # runs of "x" before each word that holds a byte 0x80-0xFF, and one after the last)
     gaps = (
@@ -330,6 +333,38 @@ def words_around(data: bytes) -> bytes:
     # (index + 1 of each picked word i: the words i-1, i, i+1 that exist; repeats kept)
     picked = islice(accumulate(map(len, gaps)), min(len(gaps) - 1, MAX_CONTEXTS))
     return b" ".join(chain.from_iterable([words[i - 2 if i > 1 else 0 : i + 1] for i in picked]))
+
+
+#: Bytes before the first byte 0x80-0xFF that :func:`_word_before` reads first.
+_BEFORE: Final = 512
+
+
+def _word_before(data: bytes, first: int) -> int:
+    """Where the word before the word at *first* starts in ``text = data.translate(
+    _SEPARATORS_TO_SPACE)``: ``text.rfind(b" ", 0, len(text[:space].rstrip(b" "))) + 1``,
+    where *space* is ``text.rfind(b" ", 0, first)``, when that is above 0, else 0.
+
+    The translation maps each byte alone, so it is read in the :data:`_BEFORE` bytes
+    before *first* (``text[lo:first]``): each ``rfind`` and ``rstrip`` that stops within
+    them stops where it stops in all of *text*; one that would go past their start (a
+    long word or run of separators, rare) reads all of *text* instead (tested against it).
+    """
+    lo = max(first - _BEFORE, 0)
+    piece = data[lo:first].translate(_SEPARATORS_TO_SPACE)
+    space = piece.rfind(b" ")
+    if space < 0:
+        if lo == 0:
+            return 0  # (no separator before it: ``text.rfind`` gives -1)
+    elif lo + space == 0:
+        return 0
+    else:
+        end = len(piece[:space].rstrip(b" "))
+        found = piece.rfind(b" ", 0, end)
+        if found >= 0 or lo == 0:
+            return lo + found + 1
+    text = data.translate(_SEPARATORS_TO_SPACE)
+    space = text.rfind(b" ", 0, first)
+    return text.rfind(b" ", 0, len(text[:space].rstrip(b" "))) + 1 if space > 0 else 0
 
 
 def first_high(data: bytes) -> int:
