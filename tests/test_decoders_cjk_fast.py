@@ -268,6 +268,60 @@ def test_token_table_rows_built_on_first_use(name: str) -> None:
         assert tokens.by_value[row] == want[row]
 
 
+def fresh_tokens(name: str) -> _multibyte.TokenDecoder:
+    """A token decoder of *name*'s family with nothing built yet (its own tables)."""
+    old = MODULES[name].TOKENS
+    return _multibyte.TokenDecoder(
+        old.multi, old.singles, old.separator, old.build, old.leads, old.row, old.compute,
+        old.resync, old.legit,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(FAST_DECODERS))
+def test_a_row_another_thread_built_meanwhile(name: str) -> None:
+    """A lookup finds a row not built, then another thread builds it before this one's
+    ``missing`` does: the token is still decoded from the row (it was computed instead:
+    an AssertionError, or U+FFFD for gb18030's two-byte letters)."""
+    tokens = fresh_tokens(name)
+    token = "漢".encode(CODECS.get(name, "gbk"))
+    assert tokens.by_value[int.from_bytes(token, "big")] is None
+    tokens.build_rows(token[:1])  # (the other thread)
+    assert tokens.missing(token) == MODULES[name].reference_decode(token) == "漢"
+
+
+@pytest.mark.parametrize("name", sorted(FAST_DECODERS))
+def test_a_stretch_whose_tables_another_thread_changed_meanwhile(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Between a stretch's first look-up of its tokens and the second, another thread
+    builds the rows it was about to build (families whose tokens are all in the rows) or
+    empties the dict of tokens met (gb18030 and EUC-JP, whose long tokens are computed):
+    the stretch is decoded as the standard says (a None was joined into the text: a
+    TypeError)."""
+    tokens = fresh_tokens(name)
+    rng = random.Random(f"meanwhile-{name}")
+    chunk = valid_text(name, rng, 400) + random_bytes(rng, 300) + b"\n"
+    if name == "gb18030":
+        chunk += "ß ש".encode("gb18030") + b" "  # (four-byte letters)
+    if tokens.compute is not _multibyte._no_compute:
+        learn = tokens._learn
+
+        def learned_then_emptied(found: list[bytes]) -> None:
+            learn(found)
+            tokens._by_token.clear()  # (the other thread, past _COMPUTED entries)
+
+        monkeypatch.setattr(tokens, "_learn", learned_then_emptied)
+    else:
+        build = tokens.build_rows
+
+        def built_by_another(leads: set[int]) -> bool:
+            build(leads)
+            return False  # (this thread found them built)
+
+        monkeypatch.setattr(tokens, "build_rows", built_by_another)
+    assert tokens.decode_stretch(chunk) == MODULES[name].reference_decode(chunk)
+
+
 def test_reference_decoder_restores_bytes() -> None:
     """The I/O queue's restore puts bytes back in front, in order."""
     queue = _multibyte.IOQueue(b"c")

@@ -150,7 +150,12 @@ def _head_then_end() -> list[re.Pattern[bytes]]:
     """:data:`_CLEAR_HEAD_THEN_END_PATTERN` and :data:`_HEAD_THEN_END_PATTERN`, compiled
     on first use (3.11+; none before)."""
     if not _COMPILED and ATOMIC == b"(?>":
-        _COMPILED.extend(map(re.compile, (_CLEAR_HEAD_THEN_END_PATTERN, _HEAD_THEN_END_PATTERN)))
+        # (both compiled, then put in place in one step: another thread reads the list
+        # empty or whole, never with one of them, nor twice)
+        _COMPILED[:] = [
+            re.compile(_CLEAR_HEAD_THEN_END_PATTERN),
+            re.compile(_HEAD_THEN_END_PATTERN),
+        ]
     return _COMPILED
 
 

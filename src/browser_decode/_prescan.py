@@ -689,16 +689,18 @@ _SCAN: Final[list[re.Pattern[bytes]]] = []
 
 def _scan_expressions() -> list[re.Pattern[bytes]]:
     if not _SCAN:
-        _SCAN.append(re.compile(_PRESCAN_TOKENS_PATTERN))
-        _SCAN.append(re.compile(_CHARSET_META_PATTERN))
+        # (all of them compiled, then put in place in one step: another thread reads the
+        # list empty or whole, never with some of them, nor twice)
+        _SCAN[:] = [re.compile(_PRESCAN_TOKENS_PATTERN), re.compile(_CHARSET_META_PATTERN)]
     return _SCAN
 
 
 def _expressions() -> list[re.Pattern[bytes]]:
     if not _LAZY:
-        _LAZY.append(re.compile(_PRAGMA_META_PATTERN))
+        compiled = [re.compile(_PRAGMA_META_PATTERN)]
         if sys.version_info >= (3, 11):
-            _LAZY.append(re.compile(_TO_CHARSET_META_PATTERN))
+            compiled.append(re.compile(_TO_CHARSET_META_PATTERN))
+        _LAZY[:] = compiled  # (in one step, as in _scan_expressions)
     return _LAZY
 
 

@@ -198,6 +198,8 @@ _LONG: Final = 0x10000
 #: How many entries the dict of :attr:`TokenDecoder.by_value` holds at most (its rows and the
 #: long tokens computed).
 _COMPUTED: Final = 1 << 17
+#: Held while a table that threads share is first made (:attr:`TokenDecoder.by_value`).
+_FIRST_USE: Final = threading.Lock()
 
 
 def index_row(*segments: tuple[int, str]) -> list[str | None]:
@@ -320,12 +322,18 @@ class TokenDecoder:
         is looked up (then computed). Its rows (the tokens of a leading byte and the next
         byte) are built when a lookup first finds None there (:meth:`missing`): the fast
         path's codec decodes valid text, and only errors need them."""
-        if self._by_value is None:
-            by_value: list[str | None] = [None] * (_LONG + 1)
-            for lead in self.leads:
-                by_value[lead] = _REPLACEMENT  # a leading byte at the end of input
-            self._by_value = by_value
-        return self._by_value
+        by_value = self._by_value
+        if by_value is None:
+            # (one list, ever: a thread that has read it builds its rows where every other
+            # thread reads them)
+            with _FIRST_USE:
+                by_value = self._by_value
+                if by_value is None:
+                    by_value = [None] * (_LONG + 1)
+                    for lead in self.leads:
+                        by_value[lead] = _REPLACEMENT  # a leading byte at the end of input
+                    self._by_value = by_value
+        return by_value
 
     def build_rows(self, leads: Iterable[int]) -> bool:
         """Build the rows of :attr:`by_value` of these leading bytes that are not there yet
@@ -341,9 +349,11 @@ class TokenDecoder:
         return built
 
     def missing(self, token: bytes) -> str:
-        """The output of a token for which :attr:`by_value` holds None: its row is
-        built, or it is computed."""
-        if len(token) == 2 and self.build_rows(token[:1]):
+        """The output of a token for which :attr:`by_value` held None: its row is
+        built (if it is not yet: another thread may have built it since), or it is
+        computed."""
+        if len(token) == 2:
+            self.build_rows(token[:1])
             text = self.by_value[_from_bytes(token, _BIG)]
             if text is not None:
                 return text
@@ -400,7 +410,10 @@ class TokenDecoder:
         if self.compute is _no_compute:
             by_value = self.by_value
             found = list(map(by_value.__getitem__, map(_from_bytes, tokens, repeat(_BIG))))
-            if None in found and self.build_rows({token[0] for token in tokens}):
+            if None in found:
+                # (read again whether or not this call built a row: another thread may
+                # have built it since the first read)
+                self.build_rows({token[0] for token in tokens})
                 found = list(map(by_value.__getitem__, map(_from_bytes, tokens, repeat(_BIG))))
         else:
             # Where some tokens are longer than two bytes and computed (gb18030): by their
@@ -412,6 +425,8 @@ class TokenDecoder:
             if None in found:
                 self._learn(tokens)
                 found = list(map(self._by_token.get, tokens))
+                if None in found:  # (another thread emptied the dict since: rare)
+                    found = list(map(self.lookup, tokens))
         parts[0::2] = decoded  # (the texts replace the bytes)
         parts[1::2] = found  # (no None left)
         return "".join(parts)  # type: ignore[arg-type]  # (all texts now)
