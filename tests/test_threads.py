@@ -1,11 +1,12 @@
-"""First use from many threads at once: the lazily built expressions and tables.
+"""First use from many threads at once, or cut short: the lazily built expressions and tables.
 
 A scraper's thread pool makes its first calls together: the expressions that the prescan and
 the head scan compile on first use, and the rows of the multi-byte token tables, are then
 built by several threads at the same time. Each thread must read them either not yet built
 or whole. In a fresh process (nothing built yet), with compiling and row building slowed
 down so that the threads take turns inside them, every thread must get what a later call in
-the same process gets.
+the same process gets. And a first call stopped half way (Ctrl-C in a notebook) must leave
+nothing half built behind for the next ones.
 """
 
 from __future__ import annotations
@@ -95,3 +96,51 @@ def test_first_calls_from_many_threads_at_once(run: int) -> None:
         [sys.executable, "-c", _SCRIPT], capture_output=True, text=True, timeout=120, check=True
     )
     assert done.stdout.strip() == "errors=[] wrong=[]", done.stdout + done.stderr
+
+
+_INTERRUPTED = textwrap.dedent(
+    r"""
+    import re, sys
+    from browser_decode import decode_html
+
+    pages = [
+        (b'<html><head><meta foo="bar" charset="koi8-r"></head><body>\xf0\xd2\xc9</body>',
+         "text/html"),
+        (b"<html><head>" + b"<!-- x -->" * 120 + b"<meta charset=windows-1251></head>", None),
+    ]
+    stop_at = int(sys.argv[1])  # (0: no interruption)
+    compile_ = re.compile
+    calls = 0
+    def interrupted_compile(*args, **kwargs):
+        global calls
+        calls += 1
+        if calls == stop_at:
+            raise KeyboardInterrupt
+        return compile_(*args, **kwargs)
+    re.compile = interrupted_compile
+    try:
+        for body, content_type in pages:
+            decode_html(body, content_type)
+    except KeyboardInterrupt:
+        pass
+    re.compile = compile_
+    print([(r.text, repr(r.provenance)) for r in (decode_html(b, t) for b, t in pages)])
+    """
+)
+
+
+def test_a_first_call_cut_short_leaves_nothing_half_built() -> None:
+    """Interrupted at each expression the first calls compile, later calls answer as in a
+    process never interrupted."""
+
+    def run(stop_at: int) -> str:
+        done = subprocess.run(
+            [sys.executable, "-c", _INTERRUPTED, str(stop_at)],
+            capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+        return done.stdout + done.stderr[-300:]
+
+    want = run(0)
+    assert want.startswith("[('"), want
+    for stop_at in range(1, 7):
+        assert run(stop_at) == want, stop_at
