@@ -12,6 +12,7 @@ against the plain loops of tests/_reference_scans.py (hypothesis) or the plain e
 from __future__ import annotations
 
 import re
+import sys
 
 import pytest
 from hypothesis import given, settings
@@ -255,7 +256,8 @@ def test_head_scan_shortcut_is_taken_on_the_common_page() -> None:
         b"</head><body><p>"
     )
     expressions = _head_scan._head_then_end()
-    assert len(expressions) == 2
+    # (two where ``re`` has atomic groups, 3.11+; before, the walk alone, no expression)
+    assert len(expressions) == (2 if sys.version_info >= (3, 11) else 0)
     for expression in expressions:
         ended = expression.match(head + b"x" * 3000, 0, 1024)
         assert ended is not None and ended.end() == head.index(b"</head>") + 7
