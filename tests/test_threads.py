@@ -144,3 +144,31 @@ def test_a_first_call_cut_short_leaves_nothing_half_built() -> None:
     assert want.startswith("[('"), want
     for stop_at in range(1, 7):
         assert run(stop_at) == want, stop_at
+
+
+_CODEC_CUT_SHORT = textwrap.dedent(
+    r"""
+    import codecs
+    from browser_decode._adapters import python_codec
+
+    register = codecs.register
+    def cut_short(function):
+        codecs.register = register
+        raise KeyboardInterrupt
+    codecs.register = cut_short
+    try:
+        python_codec("replacement")
+    except KeyboardInterrupt:
+        pass
+    print(codecs.decode(b"<p>", python_codec("replacement")) == "\ufffd")
+    """
+)
+
+
+def test_the_replacement_codec_registered_after_a_first_call_cut_short() -> None:
+    """The adapters' ``replacement`` codec, registered on first use: a first call stopped
+    before the registration leaves the next call to make it (it was marked as made)."""
+    done = subprocess.run(
+        [sys.executable, "-c", _CODEC_CUT_SHORT], capture_output=True, text=True, timeout=60
+    )
+    assert done.stdout.strip() == "True", done.stdout + done.stderr[-500:]

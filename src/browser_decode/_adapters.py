@@ -171,8 +171,10 @@ _registered: list[bool] = []
 def _register_replacement_codec() -> None:
     """Make ``browser-decode-replacement`` a Python codec (once per process)."""
     if not _registered:
-        _registered.append(True)
+        # (registered, then marked: a thread that finds the mark finds the codec, and a
+        # registration cut short is made again; a second one is harmless)
         codecs.register(_search_replacement)
+        _registered.append(True)
 
 
 # With a BOM the codec must also remove it, as "decode" does.
