@@ -314,9 +314,8 @@ def test_a_stretch_whose_tables_another_thread_changed_meanwhile(
     else:
         build = tokens.build_rows
 
-        def built_by_another(leads: set[int]) -> bool:
-            build(leads)
-            return False  # (this thread found them built)
+        def built_by_another(leads: set[int]) -> None:
+            build(leads)  # (the other thread, between this one's two look-ups)
 
         monkeypatch.setattr(tokens, "build_rows", built_by_another)
     assert tokens.decode_stretch(chunk) == MODULES[name].reference_decode(chunk)

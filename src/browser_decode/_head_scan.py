@@ -29,6 +29,7 @@ from ._prescan import (
     PRESCAN_LIMIT,
     Declaration,
     _OutOfBytes,
+    compiled_once,
     may_declare,
     meta_tag,
     skip_attributes,
@@ -149,14 +150,9 @@ _CLEAR_HEAD_THEN_END_PATTERN: Final = _HEAD_THEN_END_PATTERN.replace(
 def _head_then_end() -> list[re.Pattern[bytes]]:
     """:data:`_CLEAR_HEAD_THEN_END_PATTERN` and :data:`_HEAD_THEN_END_PATTERN`, compiled
     on first use (3.11+; none before)."""
-    if not _COMPILED and ATOMIC == b"(?>":
-        # (both compiled, then put in place in one step: another thread reads the list
-        # empty or whole, never with one of them, nor twice)
-        _COMPILED[:] = [
-            re.compile(_CLEAR_HEAD_THEN_END_PATTERN),
-            re.compile(_HEAD_THEN_END_PATTERN),
-        ]
-    return _COMPILED
+    if ATOMIC == b"(?>":
+        return compiled_once(_COMPILED, _CLEAR_HEAD_THEN_END_PATTERN, _HEAD_THEN_END_PATTERN)
+    return _COMPILED  # pragma: no cover - Python 3.10
 
 
 #: The compiled expressions of :func:`_head_then_end` once used (a list, not

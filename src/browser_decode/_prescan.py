@@ -687,21 +687,25 @@ _LAZY: Final[list[re.Pattern[bytes]]] = []
 _SCAN: Final[list[re.Pattern[bytes]]] = []
 
 
+def compiled_once(store: list[re.Pattern[bytes]], *patterns: bytes) -> list[re.Pattern[bytes]]:
+    """*store*, the expressions of *patterns*, compiled the first time it is empty.
+
+    All of them are compiled, then put in place in one step: another thread reads *store*
+    empty or whole (never some of them, nor twice as many), and a first call cut short
+    (KeyboardInterrupt) leaves it empty for the next one (tests/test_threads.py)."""
+    if not store:
+        store[:] = [re.compile(pattern) for pattern in patterns]
+    return store
+
+
 def _scan_expressions() -> list[re.Pattern[bytes]]:
-    if not _SCAN:
-        # (all of them compiled, then put in place in one step: another thread reads the
-        # list empty or whole, never with some of them, nor twice)
-        _SCAN[:] = [re.compile(_PRESCAN_TOKENS_PATTERN), re.compile(_CHARSET_META_PATTERN)]
-    return _SCAN
+    return compiled_once(_SCAN, _PRESCAN_TOKENS_PATTERN, _CHARSET_META_PATTERN)
 
 
 def _expressions() -> list[re.Pattern[bytes]]:
-    if not _LAZY:
-        compiled = [re.compile(_PRAGMA_META_PATTERN)]
-        if sys.version_info >= (3, 11):
-            compiled.append(re.compile(_TO_CHARSET_META_PATTERN))
-        _LAZY[:] = compiled  # (in one step, as in _scan_expressions)
-    return _LAZY
+    if sys.version_info >= (3, 11):
+        return compiled_once(_LAZY, _PRAGMA_META_PATTERN, _TO_CHARSET_META_PATTERN)
+    return compiled_once(_LAZY, _PRAGMA_META_PATTERN)  # pragma: no cover - Python 3.10
 
 
 def charset_meta(data: bytes, end: int) -> tuple[bytes, int, bool] | None:

@@ -335,18 +335,16 @@ class TokenDecoder:
                     self._by_value = by_value
         return by_value
 
-    def build_rows(self, leads: Iterable[int]) -> bool:
+    def build_rows(self, leads: Iterable[int]) -> None:
         """Build the rows of :attr:`by_value` of these leading bytes that are not there yet
-        (about 10 µs each); whether there were any."""
+        (about 10 µs each). (Callers read the table again after it, whether or not this
+        call built a row: another thread may have built it.)"""
         by_value = self.by_value
-        built = False
         for lead in leads:
             if by_value[(lead << 8) | 0x20] is None:  # (never None in a row built)
                 row = self.row(lead)
                 by_value[lead << 8 : (lead + 1) << 8] = row
                 self._rows_left -= 1
-                built = True
-        return built
 
     def missing(self, token: bytes) -> str:
         """The output of a token for which :attr:`by_value` held None: its row is
