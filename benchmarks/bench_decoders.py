@@ -232,7 +232,39 @@ def unicode_text(size: int, rng: random.Random) -> str:
     return "".join(pieces)
 
 
+#: The row of gb18030 text in scripts it encodes in four bytes (Hebrew, Arabic, Devanagari,
+#: Thai, Tibetan: Python's ``gbk`` rejects them, so they are not the fast path's codec's).
+FOUR_BYTE = "gb18030 (four-byte letters)"
+_FOUR_BYTE_SCRIPTS = [(0x5D0, 0x5EB), (0x627, 0x64B), (0x905, 0x93A), (0xE01, 0xE2F),
+                      (0xF40, 0xF6A)]  # fmt: skip
+
+
+def _gb_four(code_point: int) -> bytes:
+    """The standard's four-byte gb18030 sequence of a code point below U+10000 that index
+    gb18030 lacks (the inverse of "index gb18030 ranges code point")."""
+    ranges = INDEXES["gb18030-ranges"]
+    offset, first = max((pair for pair in ranges if pair[1] <= code_point), key=lambda p: p[1])
+    pointer = offset + code_point - first
+    return bytes([0x81 + pointer // 12600, 0x30 + pointer // 1260 % 10,
+                  0x81 + pointer // 10 % 126, 0x30 + pointer % 10])  # fmt: skip
+
+
+def four_byte_text(size: int, rng: random.Random) -> bytes:
+    """Words of one script's letters at a time (four bytes each), between markup."""
+    letters = [[_gb_four(cp) for cp in range(low, high)] for low, high in _FOUR_BYTE_SCRIPTS]
+    pieces: list[bytes] = []
+    total = 0
+    while total < size:
+        script = rng.choice(letters)
+        words = [b"".join(rng.choices(script, k=rng.randrange(2, 9))) for _ in range(12)]
+        pieces += [b" ".join(words[: rng.randrange(3, 12)]), markup(rng)]
+        total += len(pieces[-2]) + len(pieces[-1])
+    return b"".join(pieces)
+
+
 def realistic(name: str, size: int, rng: random.Random) -> bytes:
+    if name == FOUR_BYTE:
+        return four_byte_text(size, rng)
     if name in DOUBLE_BYTE:
         return double_byte_text(name, size, rng)
     if name == "UTF-8":
@@ -283,21 +315,21 @@ def run(size: int, repeat: int, only: list[str] | None = None) -> list[dict[str,
     warm_heap()
     malformed = random.Random(20261202).randbytes(size)
     rows: list[dict[str, object]] = []
-    for name in only or NAMES:
+    for name in only or [*NAMES, FOUR_BYTE]:
         rng = random.Random(f"20261202-{name}")  # the same text whatever else runs
-        decode = DECODERS[name]
+        decode = DECODERS["gb18030" if name == FOUR_BYTE else name]
         start = time.perf_counter()
         decode(b"\x81\x30\x81\x1b$B!")  # first use: lazy tables and codec comparison
         first_use = time.perf_counter() - start
         data = realistic(name, size, rng)
-        codec = PYTHON_CODECS[name]
+        codec = PYTHON_CODECS["gb18030" if name == FOUR_BYTE else name]
         ours, theirs = paired_times(
             lambda: decode(data),  # noqa: B023
             (lambda: data.decode(codec, "replace")) if codec else None,  # type: ignore[arg-type]  # noqa: B023
             repeat,
         )
         bad = best_time(lambda: decode(malformed), repeat)  # noqa: B023
-        target = None if name == "replacement" else 1.5 if name in CJK else 1.1
+        target = None if name == "replacement" else 1.5 if name in CJK | {FOUR_BYTE} else 1.1
         rows.append({
             "encoding": name, "bytes": len(data), "ours_ms": ours * 1e3,
             "python_ms": None if theirs is None else theirs * 1e3, "codec": codec or "-",
@@ -366,6 +398,26 @@ def corpus_table(repeat: int) -> str | None:
             f"| {name} | {len(bodies)} | {size} | {ours * 1e3:.2f} | {theirs * 1e3:.2f} | "
             f"{ours / theirs:.2f} | {differ} |"
         )
+    # The pages in scripts that gb18030 encodes in four bytes, their text encoded so.
+    four = [
+        DECODERS[name](body).encode("gb18030")
+        for name in ("windows-1255", "windows-874", "ISO-8859-6", "windows-1256")
+        for body in pages.get(name, [])
+    ]
+    if four:
+        decode = DECODERS["gb18030"]
+        ours, theirs = paired_times(
+            lambda: [decode(b) for b in four],
+            lambda: [b.decode("gb18030", "replace") for b in four],
+            repeat,
+        )
+        assert theirs is not None
+        differ = sum(decode(b) != b.decode("gb18030", "replace") for b in four)
+        lines.append(
+            f"| gb18030 (Hebrew, Thai, Arabic pages re-encoded) | {len(four)} | "
+            f"{sum(map(len, four)) // 1024} | {ours * 1e3:.2f} | {theirs * 1e3:.2f} | "
+            f"{ours / theirs:.2f} | {differ} |"
+        )
     return "\n".join(lines)
 
 
@@ -378,7 +430,11 @@ def main() -> int:
         "--corpus", action="store_true", help="also time the real pages of ../shared/corpus/dev"
     )
     parser.add_argument(
-        "--only", nargs="+", metavar="NAME", choices=NAMES, help="only these encodings"
+        "--only",
+        nargs="+",
+        metavar="NAME",
+        choices=[*NAMES, FOUR_BYTE],
+        help="only these encodings (and the row of gb18030's four-byte letters)",
     )
     args = parser.parse_args()
     rows = run(args.size, args.repeat, args.only)

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from browser_decode import StreamDecoder
 from browser_decode._decoders import (
     DECODERS,
     _big5,
@@ -25,7 +26,10 @@ from browser_decode._decoders import (
     _measured,
     _multibyte,
     _shift_jis,
+    decode_counting,
 )
+
+from ._reference_decoders import reference_decode_counting
 
 MODULES: dict[str, ModuleType] = {
     "gb18030": _gb18030,
@@ -889,3 +893,173 @@ def test_token_dict_of_computed_decoders_is_bounded_and_exact(
     # (each input, one stretch, has fewer than 1000 tokens, the six more: the dict was
     # emptied with the lower bound, never with the real one)
     assert (sizes == sorted(sizes)) == (bound > 1000)
+
+
+# gb18030's four-byte letters in stretches: Python's gb18030 codec, checked on first use.
+
+#: Letters of scripts that gb18030 encodes in four bytes (Hebrew, Arabic, Thai, Tibetan,
+#: Latin "ß", emoji beyond U+FFFF), and the characters where Python's codec and the
+#: standard disagree: the standard's U+FE10 (A6 D9), U+1E3F (A8 BC), U+E7C7 (81 35 F4 37).
+FOUR_BYTE_WORDS = ["שלום", "עברית", "مرحبا", "ภาษาไทย", "བོད", "ßtraße", "🙂🙃", "中文", "ё"]
+DIFFERING = [b"\xa6\xd9", b"\xa8\xbc", b"\x81\x35\xf4\x37", b"\xa3\xa0", b"\xfe\x59", b"\x80"]
+
+
+def four_byte_text(rng: random.Random, words: int) -> bytes:
+    return " ".join(rng.choice(FOUR_BYTE_WORDS) for _ in range(words)).encode("gb18030")
+
+
+def test_codec_stretches_take_four_byte_letters() -> None:
+    """A stretch of four-byte letters is decoded by Python's codec (not None: the check on
+    first use found it as the standard), and as the standard decodes it."""
+    rng = random.Random("stretches")
+    for _ in range(50):
+        chunk = four_byte_text(rng, rng.randrange(1, 40)) + b"\n"
+        text = _gb18030.CODEC_STRETCHES(chunk)
+        assert text is not None
+        assert text == _gb18030.reference_decode(chunk)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_codec_stretches_give_the_standards_text_or_none(seed: int) -> None:
+    """Stretches of four-byte letters with Chinese, the sequences where the codec and the
+    standard disagree, errors and cut-off sequences: the codec's text is the standard's
+    wherever it is taken, and so is every decoder's output over such text."""
+    rng = random.Random(f"stretch-{seed}")
+    pieces = []
+    for _ in range(rng.randrange(1, 30)):
+        roll = rng.random()
+        if roll < 0.6:
+            pieces.append(four_byte_text(rng, rng.randrange(1, 20)))
+        elif roll < 0.75:
+            pieces.append(valid_text("gb18030", rng, rng.randrange(1, 50)))
+        elif roll < 0.9:
+            pieces.append(rng.choice(DIFFERING))
+        else:
+            pieces.append(random_bytes(rng, rng.randrange(1, 8)))
+        pieces.append(rng.choice([b" ", b"\n", b"<p>", b""]))
+    data = b"".join(pieces)
+    want = _gb18030.reference_decode(data)
+    text = _gb18030.CODEC_STRETCHES(data)
+    assert text is None or text == want
+    assert _gb18030.TOKENS(data) == want
+    assert fast("gb18030")(data) == want
+    long = data * 40
+    assert decode_counting("gb18030", long) == reference_decode_counting("gb18030", long)
+    stream = StreamDecoder("text/html; charset=gb18030")
+    cuts = sorted(rng.randrange(len(long) + 1) for _ in range(20))
+    ends = zip([0, *cuts], [*cuts, len(long)], strict=True)
+    parts = [stream.feed(long[start:end]) for start, end in ends]
+    parts.append(stream.close())
+    assert stream.provenance is not None
+    assert ("".join(parts), stream.provenance.replacements) == reference_decode_counting(
+        "gb18030", long
+    )
+
+
+def _four_byte_sequences(start: int, end: int, separator: bytes = b"") -> bytes:
+    """The four-byte sequences of pointers start to end (excluded), in order."""
+    count = end - start
+    width = 4 + len(separator)
+    out = bytearray(width * count)
+    pointers = range(start, end)
+    out[0::width] = bytes(0x81 + pointer // 12600 for pointer in pointers)
+    out[1::width] = bytes(0x30 + pointer // 1260 % 10 for pointer in pointers)
+    out[2::width] = bytes(0x81 + pointer // 10 % 126 for pointer in pointers)
+    out[3::width] = bytes(0x30 + pointer % 10 for pointer in pointers)
+    if separator:
+        out[4::width] = separator * count
+    return bytes(out)
+
+
+def test_codec_stretches_check_holds_for_every_sequence() -> None:
+    """The first-use check decodes a sample of the four-byte sequences (the ends of every
+    range of index gb18030 ranges); on the Python running the tests, every sequence is
+    compared: where the codec gives another character than the standard, that character
+    is one of the suspects the check found; where the standard has no code point, the codec
+    rejects the sequence; and so for every two-byte sequence."""
+    decode = codecs.lookup("gb18030").decode
+    suspects = _gb18030.CodecStretches.differences(decode)
+    assert suspects is not None  # (the codec is used)
+    # Four bytes with a code point: below U+10000 (pointers 0-39419) and beyond.
+    for start, end in ((0, 39420), (189000, 1237576)):
+        got = decode(_four_byte_sequences(start, end), "strict")[0]
+        if start:
+            want = "".join(map(chr, range(0x10000, 0x110000)))
+        else:
+            want = "".join(_gb18030.ranges_code_point(pointer) or "" for pointer in range(end))
+        assert len(got) == len(want) == end - start
+        assert {mine for mine, theirs in zip(got, want, strict=True) if mine != theirs} <= suspects
+    # Four bytes without a code point: each rejected.
+    for start, end in ((39420, 189000), (1237576, 126 * 12600)):
+        got = decode(_four_byte_sequences(start, end, b"\n"), "replace")[0]
+        assert not _gb18030._NOT_REJECTED.search(got)
+    # Two bytes: a leading byte with every byte but a digit.
+    for lead in range(0x81, 0xFF):
+        for byte in set(range(256)) - set(range(0x30, 0x3A)):
+            want = _gb18030.reference_decode(bytes([lead, byte]))
+            got = decode(bytes([lead, byte]), "replace")[0]
+            if len(want) == 1 and want != "\ufffd":  # (a letter)
+                assert got == want or got in suspects
+            else:  # (an error: the codec rejects the pair too)
+                assert "\ufffd" in got and not _gb18030._NOT_REJECTED.search(got)
+
+
+def _altered(change: Callable[[bytes], bytes]) -> Callable[[bytes, str], tuple[str, int]]:
+    """Python's gb18030 codec, decoding its input after *change*."""
+    decode = codecs.lookup("gb18030").decode
+
+    def altered(data: bytes, errors: str = "strict") -> tuple[str, int]:
+        return decode(change(bytes(data)), errors)
+
+    return altered
+
+
+CHINESE = "中".encode("gb18030")
+
+
+@pytest.mark.parametrize(
+    ("what", "change"),
+    [
+        # accepts a four-byte sequence past the ranges (pointer 39420)
+        ("past the ranges", lambda data: data.replace(b"\x84\x31\xa5\x30", CHINESE)),
+        # accepts the last four-byte sequence of all (leading byte 0xFE)
+        ("the last sequence", lambda data: data.replace(b"\xfe\x39\xfe\x39", CHINESE)),
+        # accepts a leading byte with DEL
+        ("a leading byte and DEL", lambda data: data.replace(b"\xa1\x7f", CHINESE)),
+        # accepts a four-byte sequence cut short by an ASCII byte
+        ("a cut-off sequence", lambda data: data.replace(b"\xfe\x30A", CHINESE + b"A")),
+        # rejects a two-byte letter
+        ("a letter rejected", lambda data: data.replace(b"\xb0\xa1", b"\xff\xff")),
+        # decodes ASCII otherwise
+        ("ASCII", lambda data: data.replace(b"~", b"-")),
+    ],
+)
+def test_codec_stretches_refuse_a_codec_that_differs(
+    what: str, change: Callable[[bytes], bytes]
+) -> None:
+    """A codec that accepts what the standard rejects, or rejects a letter, fails the check
+    (it is not used: every stretch goes to the tokens)."""
+    assert _gb18030.CodecStretches.differences(_altered(change)) is None, what
+    stretches = _gb18030.CodecStretches()
+    stretches.differences = staticmethod(lambda decode: None)  # type: ignore[method-assign]
+    assert stretches("שלום".encode("gb18030")) is None
+
+
+@pytest.mark.parametrize(
+    "sequence",
+    [
+        b"\x81\x30\x81\x30",  # pointer 0, the first of the first range: U+0080
+        b"\x84\x31\xa4\x39",  # pointer 39419, the last below U+10000: U+FFFF
+        b"\x90\x30\x81\x30",  # pointer 189000: U+10000
+        b"\x81\x35\xf4\x38",  # pointer 7458, beside the exception 7457
+    ],
+)
+def test_codec_stretches_suspect_what_a_codec_decodes_otherwise(sequence: bytes) -> None:
+    """A codec that decodes a sampled four-byte sequence to another character (here that
+    of 81 30 81 31, U+0081): the character becomes a suspect, and a stretch that holds it
+    goes to the tokens."""
+    other = b"\x81\x30\x81\x31" if sequence != b"\x81\x30\x81\x31" else b"\x81\x30\x81\x32"
+    decode = _altered(lambda data: data.replace(sequence, other))
+    suspects = _gb18030.CodecStretches.differences(decode)
+    assert suspects is not None
+    assert decode(other, "strict")[0] in suspects

@@ -263,8 +263,10 @@ class TokenDecoder:
     the same tokens pair by pair through the spec's pointer formulas, the reference the
     test-suite checks it against (:attr:`table`). *legit*: the token whose
     output is the character U+FFFD, not an error (gb18030's 84 31 A4 37; no other index
-    holds U+FFFD). (A plain class: a dataclass costs a fraction of a millisecond to create,
-    on the first use of a multi-byte decoder.)
+    holds U+FFFD). *bulk*: a decoder of whole stretches that gives the standard's text or
+    None (then the tokens decode them): gb18030's four-byte letters by Python's codec, see
+    ``_gb18030.CodecStretches``. (A plain class: a dataclass costs a fraction of a
+    millisecond to create, on the first use of a multi-byte decoder.)
     """
 
     def __init__(
@@ -278,6 +280,7 @@ class TokenDecoder:
         compute: Callable[[bytes], str] = _no_compute,
         resync: re.Pattern[bytes] | None = None,
         legit: bytes = b"",
+        bulk: Callable[[bytes], str | None] | None = None,
     ) -> None:
         assert len(singles) == 256 and _SEPARATOR not in singles
         assert multi.match(bytes([separator, 0x20])), "separator must be a lead"
@@ -290,6 +293,7 @@ class TokenDecoder:
         self.compute = compute
         self.resync = resync
         self.legit = legit
+        self.bulk = bulk
         self._table: dict[bytes, str] | None = None
         self._by_value: list[str | None] | None = None
         charmap = list(singles)
@@ -394,6 +398,10 @@ class TokenDecoder:
         """Decode *chunk*, which ends at the end of input or just after a
         resynchronisation byte (so no token straddles its end, and ``\\Z`` in *multi*
         matches only at the real end of input)."""
+        if self.bulk is not None:
+            text = self.bulk(chunk)
+            if text is not None:
+                return text
         parts = self.multi.split(chunk)
         if len(parts) == 1:
             return codecs.charmap_decode(chunk, "strict", self.singles)[0]
@@ -1069,7 +1077,9 @@ class FastDecoder:
         """The codec error handler: the token decoder decodes the token where the codec
         stopped (see the class doc), and the codec resumes after it. Where errors come thick
         and fast (_DENSE_ERRORS of them in less than _DENSE_SPAN bytes: a run of invalid
-        bytes), it decodes on to just after a resynchronisation byte, further each time."""
+        bytes), it decodes on to just after a resynchronisation byte, further each time; so
+        it does from two four-byte letters in a row where the token decoder has a *bulk*
+        decoder (gb18030: a word of Thai or Hebrew, which the codec rejects letter by letter)."""
         state = self._state
         tokens = self.tokens
         match = tokens.multi.match
@@ -1078,6 +1088,16 @@ class FastDecoder:
         missing = tokens.missing
         search = self._resync.search
         legit = tokens.legit
+        bulk = tokens.bulk
+
+        def stretch(data: bytes, bad: int) -> tuple[str, int]:
+            # The token decoder runs on to a resynchronisation byte, further each time.
+            state.slow = slow = min(max(2 * state.slow, _MIN_SLOW), _STRETCH)
+            found = search(data, min(bad + slow, len(data)))
+            end = state.mark = found.end() if found else len(data)
+            text = "".join(tokens.iter_stretch(data, bad, end))
+            state.replaced += tokens.errors_in(text, data, bad, end)
+            return text, end
 
         def on_error(exc: UnicodeError) -> tuple[str, int]:
             if not isinstance(exc, UnicodeDecodeError):
@@ -1087,12 +1107,7 @@ class FastDecoder:
             state.errors += 1
             if not state.errors % _DENSE_ERRORS:
                 if bad - state.mark < _DENSE_SPAN:
-                    state.slow = slow = min(max(2 * state.slow, _MIN_SLOW), _STRETCH)
-                    found = search(data, min(bad + slow, len(data)))
-                    end = state.mark = found.end() if found else len(data)
-                    text = "".join(tokens.iter_stretch(data, bad, end))
-                    state.replaced += tokens.errors_in(text, data, bad, end)
-                    return text, end
+                    return stretch(data, bad)
                 state.slow = 0
                 state.mark = bad
             token = match(data, bad)
@@ -1102,6 +1117,19 @@ class FastDecoder:
                     state.replaced += 1
                 return text, bad + 1
             bytes_ = token[0]
+            if (
+                bulk is not None
+                and len(bytes_) == 4
+                and data[bad + 5 : bad + 6].isdigit()  # (another four-byte sequence next)
+                and 0x80 < data[bad + 4] < 0xFF
+            ):
+                # Four-byte letters (gb18030), which the codec rejects, one after the other:
+                # a word of Thai or Hebrew (not an emoji now and then in Chinese), and more
+                # follow, so the stretch from here goes to the token decoder (to its decoder
+                # of whole stretches) at once.
+                if bad - state.mark >= _DENSE_SPAN:
+                    state.slow = 0
+                return stretch(data, bad)
             known = by_value[_from_bytes(bytes_, _BIG) if len(bytes_) <= 2 else _LONG]
             text = known or missing(bytes_)
             if text[0] == _REPLACEMENT and bytes_ != legit:
