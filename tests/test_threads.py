@@ -58,6 +58,10 @@ _SCRIPT = textwrap.dedent(
          + bytes(range(0x80, 0x100)) * 4 + "かな".encode(codec), "text/html; charset=" + name)
         for name, codec in [("Shift_JIS", "cp932"), ("EUC-KR", "cp949"), ("gb18030", "gbk"),
                             ("Big5", "big5"), ("EUC-JP", "euc_jp")]
+    ] + [
+        # gb18030's four-byte letters: stretches to Python's gb18030 codec (checked first)
+        (("<p>" + "שלום עברית ภาษาไทย " * 40 + "</p>").encode("gb18030"),
+         "text/html; charset=gb18030"),
     ]
     threads_count = 8
     barrier = threading.Barrier(threads_count)
