@@ -1063,3 +1063,10 @@ def test_codec_stretches_suspect_what_a_codec_decodes_otherwise(sequence: bytes)
     suspects = _gb18030.CodecStretches.differences(decode)
     assert suspects is not None
     assert decode(other, "strict")[0] in suspects
+
+
+def test_codec_stretches_without_the_codec() -> None:
+    """Where Python has no such codec, every stretch goes to the tokens."""
+    stretches = _gb18030.CodecStretches("no-such-codec")
+    assert stretches("שלום".encode("gb18030")) is None
+    assert stretches("שלום".encode("gb18030")) is None

@@ -279,7 +279,11 @@ class CodecStretches:
         return text
 
     def _first_use(self) -> Callable[[bytes, str], tuple[str, int]] | None:
-        decode: Callable[[bytes, str], tuple[str, int]] = codecs.lookup(self.codec).decode
+        try:
+            decode: Callable[[bytes, str], tuple[str, int]] = codecs.lookup(self.codec).decode
+        except LookupError:  # (a Python built without its CJK codecs)
+            self._checked = True
+            return None
         suspects = self.differences(decode)
         if suspects is not None:
             if suspects:
