@@ -956,21 +956,6 @@ def test_codec_stretches_give_the_standards_text_or_none(seed: int) -> None:
     )
 
 
-def _four_byte_sequences(start: int, end: int, separator: bytes = b"") -> bytes:
-    """The four-byte sequences of pointers start to end (excluded), in order."""
-    count = end - start
-    width = 4 + len(separator)
-    out = bytearray(width * count)
-    pointers = range(start, end)
-    out[0::width] = bytes(0x81 + pointer // 12600 for pointer in pointers)
-    out[1::width] = bytes(0x30 + pointer // 1260 % 10 for pointer in pointers)
-    out[2::width] = bytes(0x81 + pointer // 10 % 126 for pointer in pointers)
-    out[3::width] = bytes(0x30 + pointer % 10 for pointer in pointers)
-    if separator:
-        out[4::width] = separator * count
-    return bytes(out)
-
-
 def test_codec_stretches_check_holds_for_every_sequence() -> None:
     """The first-use check decodes a sample of the four-byte sequences (the ends of every
     range of index gb18030 ranges); on the Python running the tests, every sequence is
@@ -982,7 +967,10 @@ def test_codec_stretches_check_holds_for_every_sequence() -> None:
     assert suspects is not None  # (the codec is used)
     # Four bytes with a code point: below U+10000 (pointers 0-39419) and beyond.
     for start, end in ((0, 39420), (189000, 1237576)):
-        got = decode(_four_byte_sequences(start, end), "strict")[0]
+        # (each sequence followed by a newline: one letter, then "\n")
+        lines = decode(_gb18030._four_bytes(list(range(start, end))), "strict")[0]
+        assert lines[1::2] == "\n" * (end - start)
+        got = lines[0::2]
         if start:
             want = "".join(map(chr, range(0x10000, 0x110000)))
         else:
@@ -991,7 +979,7 @@ def test_codec_stretches_check_holds_for_every_sequence() -> None:
         assert {mine for mine, theirs in zip(got, want, strict=True) if mine != theirs} <= suspects
     # Four bytes without a code point: each rejected.
     for start, end in ((39420, 189000), (1237576, 126 * 12600)):
-        got = decode(_four_byte_sequences(start, end, b"\n"), "replace")[0]
+        got = decode(_gb18030._four_bytes(list(range(start, end))), "replace")[0]
         assert not _gb18030._NOT_REJECTED.search(got)
     # Two bytes: a leading byte with every byte but a digit.
     for lead in range(0x81, 0xFF):

@@ -194,7 +194,7 @@ def _long_token(token: bytes) -> str:
 
 #: What a sequence the codec rejects leaves when decoded with "replace" (its ASCII bytes,
 #: the separator, U+FFFD), and what it does not.
-_NOT_REJECTED: Final = re.compile("[^\\x00-\\x7f\\ufffd]")
+_NOT_REJECTED: Final = re.compile(r"[^\x00-\x7f\ufffd]")
 
 
 def _four_bytes(pointers: list[int]) -> bytes:
@@ -224,8 +224,8 @@ def _four_byte_sample() -> tuple[bytes, str, bytes]:
         pointers += (start, end - 1)
         code_points += (chr(first), chr(first + end - 1 - start))
     # (pointer = (leading byte - 0x81) x 12600 + ...: 0x84's own run from 39420 to its end)
-    rejected = [39420, 4 * 12600 - 1, 4 * 12600, 15 * 12600 - 1, 1237576, 99 * 12600]
-    rejected.append(126 * 12600 - 1)
+    rejected = [39420, 4 * 12600 - 1, 4 * 12600, 15 * 12600 - 1]
+    rejected += (1237576, 99 * 12600, 126 * 12600 - 1)
     return _four_bytes(pointers), "\n".join(code_points) + "\n", _four_bytes(rejected)
 
 
