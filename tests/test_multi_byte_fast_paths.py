@@ -156,6 +156,17 @@ def test_decode_with_few_errors_is_the_plain_decode(
             assert b"".join(pieces) == _rank._compact(data[start:]), codec
 
 
+@settings(max_examples=300, deadline=None)
+@given(_bytes)
+def test_probe_decode_is_bytes_decode(data: bytes) -> None:
+    """The probes' decode function of each multi-byte candidate's codec (looked up once)
+    gives ``bytes.decode``'s text, errors replaced."""
+    for codec in _CODECS:
+        text, consumed = _rank._codec_decode(codec)(data, "replace")
+        assert text == data.decode(codec, "replace"), codec
+        assert consumed == len(data)
+
+
 def _plain_rank_multi_byte(
     survivors: list[tuple[int, str, str, str]],
     ascii_score: object,
