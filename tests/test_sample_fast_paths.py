@@ -2,7 +2,8 @@
 
 ``trim_prefix`` / ``trim_sample`` (counted in blocks), ``words_around`` (the head's
 non-ASCII words counted without splitting the rest, the words before the first one's
-neighbour not split, the words picked in one pass), ``first_high`` and ``nearly_utf8``
+neighbour not split, the words picked in one pass; in sparse text beyond the head, the
+words found where their bytes 0x80-0xFF lie), ``first_high`` and ``nearly_utf8``
 (lead and continuation bytes counted in the bytes 0x80-0xFF; the decode instead of the
 count of stray continuation bytes) are each compared with a copy of the code they
 replaced (kept below as the reference), on bodies of every shape: dense and sparse
@@ -253,6 +254,59 @@ def test_words_around_at_the_counts(count: int, before: int, word: bytes) -> Non
     for gap in (b" ", b" x ", b"</a><a>", b"\n\t "):
         data = b"y" * before + b" " + (word + gap) * count + b"tail words" * 900
         assert words_around(data) == _words_around_before(data), gap
+
+
+def _plain_picks(text: bytes) -> bytes:
+    """The plain split's picks of *text* (no head): each of the first MAX_CONTEXTS words with
+    a byte 0x80-0xFF with the words before and after it."""
+    words = text.split()
+    picked = list(islice(compress(count(), map(not_, map(bytes.isascii, words))), MAX_CONTEXTS))
+    return b" ".join(chain.from_iterable([words[i - 1 if i else 0 : i + 2] for i in picked]))
+
+
+# (text whose separators are spaces, as words_around hands it to _picked_where)
+_TEXT_PIECES = st.sampled_from(
+    [b" ", b"  ", b"a", b"word", b"\xe9", b"\x80", b"\xff", b"\x00", b"\x1f", b"\xe9\xe8"]
+)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(_TEXT_PIECES, max_size=80).map(b"".join))
+def test_picked_where_is_the_plain_split(text: bytes) -> None:
+    """The words found where their bytes 0x80-0xFF lie are the plain split's, with the same
+    neighbours: at the ends of the text, next to each other, after runs of spaces."""
+    assert _sample._picked_where(text) == _plain_picks(text)
+
+
+@pytest.mark.parametrize("gap", [b" ", b" a ", b"  a  b  "])
+@pytest.mark.parametrize("word", [b"\xe9", b"a\xe9", b"\xe9a\xe8"])
+@pytest.mark.parametrize("count_", [127, 128, 129, 400])
+def test_picked_where_stops_at_the_limit(gap: bytes, word: bytes, count_: int) -> None:
+    """No more than MAX_CONTEXTS words picked, the last one with its next word."""
+    text = b"first " + (word + gap) * count_ + b"last"
+    assert _sample._picked_where(text) == _plain_picks(text)
+
+
+# Sparse text longer than the head with too few words holding a byte 0x80-0xFF in it (all of
+# the words around them are picked, from where they lie: _picked_where).
+_FILLER = st.sampled_from([b"word ", b"<p class=x>", b"</a></li>\n", b"a" * 700, b"  ", b"x=1 "])
+_RARE = st.sampled_from([b"caf\xe9 ", b"\x93q\x94", b"\xe9", b" \xe9\xe8 ", b"<b>na\xefve</b>"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.tuples(st.lists(_FILLER, min_size=1, max_size=40), _RARE), max_size=60),
+    st.integers(0, 3),
+)
+def test_words_around_of_sparse_text_is_the_plain_split(
+    parts: list[tuple[list[bytes], bytes]], repeat: int
+) -> None:
+    """Beyond the head, where the words are found from the bytes 0x80-0xFF: the plain split's."""
+    data = b"".join(b"".join(filler) + rare for filler, rare in parts) * (1 + repeat)
+    # (a word with such a byte in the head, and more than _SPLIT_UP_TO bytes after it)
+    data = b"lead caf\xe9 x\xe9y " + data + b"tail " * 4000 + b"\xe9 end"
+    assert words_around(data) == _words_around_before(data)
+    assert words_around(data, first_high(data)) == _words_around_before(data)
 
 
 @settings(max_examples=500, deadline=None)
