@@ -353,8 +353,8 @@ def _picked_where(text: bytes) -> bytes:
     that holds a byte 0x80-0xFF, separators made spaces), found where those words lie, not by
     splitting every word: the same bytes (tested against the plain split), in a few passes
     in C over *text* and one step in C per byte 0x80-0xFF, where the split makes an object
-    of every word: 0.50-0.54 ms -> 0.14-0.26 ms for the 56 KB sample of a 100 KB page with a
-    few accented words (docs/speed.md).
+    of every word: 0.51 -> 0.25 ms on the 57 KB sample of a 100 KB windows-1252 page with few
+    accents (docs/speed.md).
 
     A word is a run of bytes other than spaces. The bytes 0x80-0xFF lie at the running sums
     of the lengths of the runs between them (plus one each); the start of the word around
