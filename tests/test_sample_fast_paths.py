@@ -287,6 +287,14 @@ def test_picked_where_stops_at_the_limit(gap: bytes, word: bytes, count_: int) -
     assert _sample._picked_where(text) == _plain_picks(text)
 
 
+@pytest.mark.parametrize("length", [1, 2, 700, 20_000])
+@pytest.mark.parametrize("before", [b"", b"a ", b"a  b "])
+def test_picked_where_in_long_words(length: int, before: bytes) -> None:
+    """Words holding many bytes 0x80-0xFF, long or not, are each picked once."""
+    text = before + b"w" * length + b"\xe9w" * 300 + b" next " + b"\xe9" * length + b" end"
+    assert _sample._picked_where(text) == _plain_picks(text)
+
+
 # Sparse text longer than the head with too few words holding a byte 0x80-0xFF in it (all of
 # the words around them are picked, from where they lie: _picked_where).
 _FILLER = st.sampled_from([b"word ", b"<p class=x>", b"</a></li>\n", b"a" * 700, b"  ", b"x=1 "])

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from itertools import accumulate, chain, count, islice, repeat
+from itertools import accumulate, chain, compress, count, islice, repeat
 from operator import add, and_
 
 TYPE_CHECKING = False
@@ -357,9 +357,10 @@ def _picked_where(text: bytes) -> bytes:
     accents (docs/speed.md).
 
     A word is a run of bytes other than spaces. The bytes 0x80-0xFF lie at the running sums
-    of the lengths of the runs between them (plus one each); the start of the word around
-    each is just after the last space before it, and the first :data:`MAX_CONTEXTS`
-    distinct starts are the words picked, in order. From there, each one's end is the next
+    of the lengths of the runs between them (plus one each); one begins another word than
+    the one before it when a space lies between them, and that word starts just after the
+    last space before it: the first :data:`MAX_CONTEXTS` such words are the words picked, in
+    order. From there, each one's end is the next
     space, its previous word ends just after the last other byte before its start and
     starts just after the last space before that, and its next word starts at the first
     other byte after its end and ends at the next space (a place not found, -1, is made
@@ -367,9 +368,13 @@ def _picked_where(text: bytes) -> bytes:
     """
     shape = text.translate(_WORD_OR_SPACE)
     runs = text.translate(_HIGH_TO_0X80).split(b"\x80")
-    places = map(add, accumulate(map(len, islice(runs, len(runs) - 1))), count())
-    starts = map(add, map(shape.rfind, repeat(b" "), repeat(0), places), repeat(1))
-    picked = list(islice(dict.fromkeys(starts), MAX_CONTEXTS))
+    places = list(map(add, accumulate(map(len, islice(runs, len(runs) - 1))), count()))
+    # (a place begins another word when a space lies between it and the place before: each
+    # look reads only the bytes between them, so a long word is not read again per place)
+    spaced = map(shape.find, repeat(b" "), places, islice(places, 1, None))
+    firsts = compress(places, chain((True,), map((-1).__lt__, spaced)))
+    starts = map(add, map(shape.rfind, repeat(b" "), repeat(0), firsts), repeat(1))
+    picked = list(islice(starts, MAX_CONTEXTS))
     ends = list(map(and_, map(shape.find, repeat(b" "), picked), repeat(_FOUND)))
     before_ends = list(map(add, map(shape.rfind, repeat(b"w"), repeat(0), picked), repeat(1)))
     before_starts = map(add, map(shape.rfind, repeat(b" "), repeat(0), before_ends), repeat(1))
