@@ -359,12 +359,13 @@ def _picked_where(text: bytes) -> bytes:
     A word is a run of bytes other than spaces. The bytes 0x80-0xFF lie at the running sums
     of the lengths of the runs between them (plus one each); one begins another word than
     the one before it when a space lies between them, and that word starts just after the
-    last space before it: the first :data:`MAX_CONTEXTS` such words are the words picked, in
-    order. From there, each one's end is the next
-    space, its previous word ends just after the last other byte before its start and
-    starts just after the last space before that, and its next word starts at the first
-    other byte after its end and ends at the next space (a place not found, -1, is made
-    past the end of *text* by ``& _FOUND``: its slice is empty, as a missing neighbour's).
+    last space before it: the first :data:`MAX_CONTEXTS` such words are the words picked,
+    in order. From there, each one's end is the next space, its previous word ends just
+    after the last other byte before its start and starts just after the last space before
+    that, and its next word starts at the first other byte after its end and ends at the
+    next space (a place not found, -1, is made past the end of *text* by ``& _FOUND``: its
+    slice is empty, as a missing neighbour's). Each look reads from one word to the next:
+    the whole is linear in *text*.
     """
     shape = text.translate(_WORD_OR_SPACE)
     runs = text.translate(_HIGH_TO_0X80).split(b"\x80")
