@@ -128,9 +128,14 @@ WORDS: dict[str, tuple[str, str]] = {
 }
 
 
+def codec_of(name: str) -> str:
+    """The Python codec of *name*'s pages (``SCRIPTS`` or ``WORDS``)."""
+    return (SCRIPTS.get(name) or WORDS[name])[0]
+
+
 def make_page(name: str, size: int, declare: str, seed: int = 14) -> tuple[bytes, str | None]:
     """A page of about *size* bytes in *name*; (body, Content-Type)."""
-    codec, chars = SCRIPTS.get(name, ("", ""))
+    codec, chars = codec_of(name), SCRIPTS.get(name, ("", ""))[1]
     rng = random.Random(seed)
     meta = f'<meta charset="{name}">' if declare == "meta" else ""
     head = (
@@ -152,9 +157,9 @@ def make_page(name: str, size: int, declare: str, seed: int = 14) -> tuple[bytes
     # as where a Latin-script page holds only a few names or quotes beyond ASCII)
     share = 0.02 if declare.endswith("few accents") else 0.2
     if name in WORDS:
-        codec, vocabulary = WORDS[name]
-        plain = tuple(word for word in vocabulary.split() if word.isascii())
-        accented = tuple(word for word in vocabulary.split() if not word.isascii())
+        vocabulary = WORDS[name][1].split()
+        plain = tuple(word for word in vocabulary if word.isascii())
+        accented = tuple(word for word in vocabulary if not word.isascii())
     while length < size:
         if plain:
             words = [
@@ -272,7 +277,7 @@ def call_rows(rounds: int, sizes: list[int], only: str | None = None) -> list[Ro
                 continue
             target = target_small if size < 1_000_000 else target_big
             body, content_type = make_page(name, size, declare)
-            codec = (SCRIPTS.get(name) or WORDS[name])[0]
+            codec = codec_of(name)
             encoding = get_encoding(name)
             assert encoding is not None
             payload = body[3:] if declare == "bom" else body
