@@ -7,7 +7,14 @@ data and code. This script measures pieces of work right after the old function 
 and then again at once ("warm"), medians of many rounds, and the same after a plain 16 MB
 memory write instead of the old function (docs/speed.md, "The cold setting").
 
-    python benchmarks/bench_cold.py [--rounds 41]
+With ``--budget``: for every undeclared single-byte page of ``bench_call.py``, at 100 KB and
+1 MB, each right after a 16 MB memory write (and again at once): the codec, the call, its
+detection (``evidence()``) and the two parts of that (the sample with its pre-filters, and
+the ranking of the candidates), and what the issue's goal (3x the codec at 100 KB, 1.5x at
+1 MB) leaves to detection once the rest of the call is paid: ``goal x codec - (call -
+detection)`` (docs/speed.md, "What the goal leaves to detection").
+
+    python benchmarks/bench_cold.py [--rounds 41] [--budget]
 """
 
 from __future__ import annotations
@@ -18,17 +25,22 @@ import statistics
 import time
 from collections.abc import Callable
 
-from bench_call import make_page, old_decode, warm_heap
+from bench_call import CASES, codec_of, make_page, old_decode, warm_heap
 
+import browser_decode._detect as detection
 from browser_decode import decode_html
 from browser_decode._detect import evidence
+from browser_decode._detect._sample import nearly_utf8
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=41)
+    parser.add_argument("--budget", action="store_true", help="detection's share (above)")
     args = parser.parse_args(argv)
     warm_heap()
+    if args.budget:
+        return budget(args.rounds)
     body, content_type = make_page("windows-1251", 100_000, "undeclared")
     rng = random.Random(5)
     high = bytes(rng.randrange(0x80, 0x100) for _ in range(600))
@@ -61,14 +73,9 @@ def main(argv: list[str] | None = None) -> int:
         "decode_html() of that page": lambda: decode_html(body, content_type),
         "the codec (cp1251) on that page": lambda: body.decode("cp1251", "replace"),
     }
-    junk = bytearray(16_000_000)
-
-    def memory_write() -> None:
-        junk[:] = bytes(len(junk))
-
     befores: dict[str, Callable[[], object]] = {
         "the old function": lambda: old_decode(body, content_type),
-        "a 16 MB memory write": memory_write,
+        "a 16 MB memory write": _memory_write,
     }
     for func in work.values():
         func()
@@ -94,6 +101,67 @@ def main(argv: list[str] | None = None) -> int:
         written = statistics.median(c for c, _ in mem) * 1e6
         again = statistics.median(w for _, w in old + mem) * 1e6
         print(f"{what:56s} {cold:22.1f} {written:20.1f} {again:8.1f}")
+    return 0
+
+
+_JUNK = bytearray(16_000_000)
+
+
+def _memory_write() -> None:
+    _JUNK[:] = bytes(len(_JUNK))
+
+
+def budget(rounds: int) -> int:
+    """The ``--budget`` table (module docstring)."""
+    detection._import_ranking()
+    ranking = detection._ranking
+    assert ranking is not None
+    # (the single-byte encodings of the undeclared rows: every one a windows-125x)
+    bonuses = {"windows-1252": ranking.DEFAULT_BONUS}  # (no hint: windows-1252's lead)
+    pages = [(n, d, g, h) for n, d, g, h in CASES if d.startswith("undeclared") and "125" in n]
+    rng = random.Random(7)
+    clock = time.perf_counter
+    print(f"medians of {rounds} rounds, microseconds right after a 16 MB memory write (again)")
+    heads = ("codec", "call", "detection", "sample", "ranking", "budget", "over")
+    print(f"{'page':44s}" + "".join(f"{h:>14s}" for h in heads))
+    for size in (100_000, 1_000_000):
+        for name, declare, goal_small, goal_big in pages:
+            body, content_type = make_page(name, size, declare)
+            codec = codec_of(name)
+            found = detection._large_sample(body, None, None)
+            assert not isinstance(found, detection.Evidence)  # (a sample to rank)
+            (data, high), _, _ = found
+            work: dict[str, Callable[[], object]] = {
+                "codec": lambda b=body, c=codec: b.decode(c, "replace"),
+                "call": lambda b=body, t=content_type: decode_html(b, t),
+                "detection": lambda b=body: evidence(b),
+                "sample": lambda b=body, d=data, h=high: (
+                    detection._large_sample(b, None, None),
+                    nearly_utf8(d, h),
+                ),
+                "ranking": lambda d=data, h=high: ranking.rank_candidates(d, h, bonuses),
+            }
+            for func in work.values():
+                func()
+            times: dict[str, list[tuple[float, float]]] = {key: [] for key in work}
+            for _ in range(rounds):
+                for key in rng.sample(list(work), len(work)):
+                    _memory_write()
+                    start = clock()
+                    work[key]()
+                    cold = clock() - start
+                    start = clock()
+                    work[key]()
+                    times[key].append((cold, clock() - start))
+            cold_of = {k: statistics.median(c for c, _ in v) * 1e6 for k, v in times.items()}
+            warm_of = {k: statistics.median(w for _, w in v) * 1e6 for k, v in times.items()}
+            goal = goal_small if size < 1_000_000 else goal_big
+            assert goal is not None
+            left = goal * cold_of["codec"] - (cold_of["call"] - cold_of["detection"])
+            label = f"{name}, {declare}, " + ("100 KB" if size < 1_000_000 else "1 MB")
+            cells = [f"{cold_of[k]:.0f} ({warm_of[k]:.0f})" for k in work]
+            cells += [f"{left:.0f}", f"{cold_of['detection'] / left:.1f}x" if left > 0 else "-"]
+            print(f"{label:44s}" + "".join(f"{c:>14s}" for c in cells))
     return 0
 
 
