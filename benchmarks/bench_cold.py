@@ -79,18 +79,11 @@ def main(argv: list[str] | None = None) -> int:
     }
     for func in work.values():
         func()
-    clock = time.perf_counter
     results: dict[tuple[str, str], list[tuple[float, float]]] = {}
     for _ in range(args.rounds):
         for what in rng.sample(list(work), len(work)):
             for before, other in befores.items():
-                other()
-                start = clock()
-                work[what]()
-                cold = clock() - start
-                start = clock()
-                work[what]()
-                results.setdefault((what, before), []).append((cold, clock() - start))
+                results.setdefault((what, before), []).append(_cold_and_again(other, work[what]))
     print(f"medians of {args.rounds} rounds, microseconds")
     heads = ("after the old function", "after 16 MB written", "again")
     print(f"{'work':56s} {heads[0]:>22s} {heads[1]:>20s} {heads[2]:>8s}")
@@ -102,6 +95,20 @@ def main(argv: list[str] | None = None) -> int:
         again = statistics.median(w for _, w in old + mem) * 1e6
         print(f"{what:56s} {cold:22.1f} {written:20.1f} {again:8.1f}")
     return 0
+
+
+def _cold_and_again(
+    before: Callable[[], object], work: Callable[[], object]
+) -> tuple[float, float]:
+    """The time (s) of *work* right after *before*, and of *work* again at once."""
+    clock = time.perf_counter
+    before()
+    start = clock()
+    work()
+    cold = clock() - start
+    start = clock()
+    work()
+    return cold, clock() - start
 
 
 _JUNK = bytearray(16_000_000)
@@ -120,9 +127,8 @@ def budget(rounds: int) -> int:
     bonuses = {"windows-1252": ranking.DEFAULT_BONUS}  # (no hint: windows-1252's lead)
     pages = [(n, d, g, h) for n, d, g, h in CASES if d.startswith("undeclared") and "125" in n]
     rng = random.Random(7)
-    clock = time.perf_counter
     print(f"medians of {rounds} rounds, microseconds right after a 16 MB memory write (again)")
-    heads = ("codec", "call", "detection", "sample", "ranking", "budget", "over")
+    heads = ("codec", "call", "detection", "sample", "ranking", "left", "over")
     print(f"{'page':44s}" + "".join(f"{h:>14s}" for h in heads))
     for size in (100_000, 1_000_000):
         for name, declare, goal_small, goal_big in pages:
@@ -146,13 +152,7 @@ def budget(rounds: int) -> int:
             times: dict[str, list[tuple[float, float]]] = {key: [] for key in work}
             for _ in range(rounds):
                 for key in rng.sample(list(work), len(work)):
-                    _memory_write()
-                    start = clock()
-                    work[key]()
-                    cold = clock() - start
-                    start = clock()
-                    work[key]()
-                    times[key].append((cold, clock() - start))
+                    times[key].append(_cold_and_again(_memory_write, work[key]))
             cold_of = {k: statistics.median(c for c, _ in v) * 1e6 for k, v in times.items()}
             warm_of = {k: statistics.median(w for _, w in v) * 1e6 for k, v in times.items()}
             goal = goal_small if size < 1_000_000 else goal_big
