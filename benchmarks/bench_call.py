@@ -271,10 +271,15 @@ CASES: list[tuple[str, str, float | None, float | None]] = [
 ]
 
 
+def size_label(size: int) -> str:
+    """How the rows name a page size: "100 KB", "1 MB"."""
+    return f"{size // 1000} KB" if size < 1_000_000 else f"{size // 1_000_000} MB"
+
+
 def call_rows(rounds: int, sizes: list[int], only: str | None = None) -> list[Row]:
     rows: list[Row] = []
     for size in sizes:
-        label = f"{size // 1000} KB" if size < 1_000_000 else f"{size // 1_000_000} MB"
+        label = size_label(size)
         for name, declare, target_small, target_big in CASES:
             if only is not None and only not in f"{name}, {declare}, {label}":
                 continue

@@ -25,7 +25,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-from bench_call import CASES, codec_of, make_page, old_decode, warm_heap
+from bench_call import CASES, codec_of, make_page, old_decode, size_label, warm_heap
 
 import browser_decode._detect as detection
 from browser_decode import decode_html
@@ -122,10 +122,10 @@ def budget(rounds: int) -> int:
     """The ``--budget`` table (module docstring)."""
     detection._import_ranking()
     ranking = detection._ranking
-    assert ranking is not None
-    # (the single-byte encodings of the undeclared rows: every one a windows-125x)
+    assert ranking is not None and detection._ranking_models is not None
+    single_byte = detection._ranking_models.SINGLE_BYTE  # (the detector's own list)
     bonuses = {"windows-1252": ranking.DEFAULT_BONUS}  # (no hint: windows-1252's lead)
-    pages = [(n, d, g, h) for n, d, g, h in CASES if d.startswith("undeclared") and "125" in n]
+    pages = [c for c in CASES if c[1].startswith("undeclared") and c[0] in single_byte]
     rng = random.Random(7)
     print(f"medians of {rounds} rounds, microseconds right after a 16 MB memory write (again)")
     heads = ("codec", "call", "detection", "sample", "ranking", "left", "over")
@@ -158,7 +158,7 @@ def budget(rounds: int) -> int:
             goal = goal_small if size < 1_000_000 else goal_big
             assert goal is not None
             left = goal * cold_of["codec"] - (cold_of["call"] - cold_of["detection"])
-            label = f"{name}, {declare}, " + ("100 KB" if size < 1_000_000 else "1 MB")
+            label = f"{name}, {declare}, {size_label(size)}"
             cells = [f"{cold_of[k]:.0f} ({warm_of[k]:.0f})" for k in work]
             cells += [f"{left:.0f}", f"{cold_of['detection'] / left:.1f}x" if left > 0 else "-"]
             print(f"{label:44s}" + "".join(f"{c:>14s}" for c in cells))
